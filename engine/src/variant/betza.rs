@@ -1,0 +1,1 @@
+//! XBetza parser (in progress).

@@ -1,0 +1,1 @@
+//! INI variant configuration (in progress).

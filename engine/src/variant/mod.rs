@@ -1,0 +1,4 @@
+//! Variant definitions: the INI configuration format, the XBetza parser, and the built variant.
+
+pub mod betza;
+pub mod config;
