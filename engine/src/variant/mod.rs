@@ -1,4 +1,184 @@
-//! Variant definitions: the INI configuration format, the XBetza parser, and the built variant.
+//! Variant definitions: the INI configuration format (`config`), the XBetza parser (`betza`),
+//! compiling XBetza to move tables (`compile`, `tables`), the typed builder (`builder`), the
+//! built-in variant files and the registry (`registry`), and the immutable [`Variant`] that every
+//! position shares through a [`VariantRef`].
 
 pub mod betza;
+pub mod builder;
+pub mod compile;
 pub mod config;
+pub mod registry;
+pub mod tables;
+pub mod zobrist;
+
+use std::sync::Arc;
+
+use crate::types::{Cell, Color, Geometry, PieceId, Square, MAX_PIECE_TYPES};
+use tables::{AttackTables, PieceMask, PieceMoves};
+use zobrist::Zobrist;
+
+pub use builder::VariantError;
+pub use registry::{builtin, builtin_names, Registry};
+
+/// A shared, immutable variant.
+pub type VariantRef = Arc<Variant>;
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// The name used in the variant file (`knight`, `customPiece1`, ...).
+    pub name: String,
+    /// The upper-case FEN letter (White's); Black's is the lower-case form.
+    pub letter: char,
+    /// The XBetza description as written.
+    pub betza: String,
+    /// True for a royal piece (its loss, or check against it, decides the game).
+    pub royal: bool,
+    /// Compiled moves for White and for Black.
+    pub moves: [PieceMoves; 2],
+    /// True when some move is only for a man that has never moved.
+    pub has_initial_moves: bool,
+}
+
+/// Where and into what the pawns promote.
+#[derive(Clone, Debug, Default)]
+pub struct PromotionRules {
+    /// Piece types that promote on reaching the zone.
+    pub pawn_types: PieceMask,
+    /// The types they may become, per colour, in the order the choices are listed.
+    pub choices: [Vec<PieceId>; 2],
+    /// The zone per colour: `zone[c][sq]` is true on a promotion square.
+    pub zone: [Vec<bool>; 2],
+    /// Promotion is compulsory on entering the zone.
+    pub mandatory: bool,
+    /// A pawn may not stay unpromoted on its last rank (where it could never move again).
+    pub immobility_illegal: bool,
+    /// Most men of a type one may have after promoting to it (`promotionLimit`); 0 = no limit.
+    pub limit: [u8; MAX_PIECE_TYPES],
+}
+
+/// Castling in its general form: the king and rook squares come from the variant (defaults)
+/// or from the FEN; only the destination files are fixed.
+#[derive(Clone, Debug)]
+pub struct CastlingRules {
+    /// The rank (from each side's own point of view, 0-based).
+    pub rank: usize,
+    /// The king's destination file for kingside (towards the last file) castling.
+    pub kingside_file: usize,
+    /// The king's destination file for queenside castling.
+    pub queenside_file: usize,
+    /// The king type that castles.
+    pub king: PieceId,
+    /// The file where the castling king starts (used to read `KQkq`).
+    pub king_file: usize,
+    /// The rook types that castle.
+    pub rooks: PieceMask,
+}
+
+/// S-Chess style gating: a man leaving his original square on the gating rank may bring a man
+/// from the hand onto the square he vacated, as part of the same move.
+#[derive(Clone, Debug)]
+pub struct GatingRules {
+    /// The rank (from each side's own point of view, 0-based) whose squares can be gated.
+    pub rank: usize,
+}
+
+pub use config::GameValue;
+
+/// A built variant: immutable, shared by every position of the game through an `Arc`.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The variant's name (lower case).
+    pub name: String,
+    /// The board(s).
+    pub geometry: Geometry,
+    /// Piece types, indexed by [`PieceId`].
+    pub pieces: Vec<PieceDef>,
+    /// The start position.
+    pub start_fen: String,
+    /// Castling, if the variant has it.
+    pub castling: Option<CastlingRules>,
+    /// Promotion.
+    pub promotion: PromotionRules,
+    /// Types whose lame non-capturing double step leaves an e.p. square.
+    pub ep_types: PieceMask,
+    /// Gating from the hand (S-Chess), if the variant has it.
+    pub gating: Option<GatingRules>,
+    /// Men in hand may be dropped as a whole move.
+    pub drops: bool,
+    /// Captured men go to the capturer's hand.
+    pub captures_to_hand: bool,
+    /// The position has holdings (shown as `[...]` in FEN).
+    pub has_hand: bool,
+    /// Royal piece types.
+    pub royal_mask: PieceMask,
+    /// Check rules apply (a move may not leave the royal piece attacked).
+    pub checking: bool,
+    /// Plies without capture or pawn move after which the game is drawn (0 = never): `2 * nMoveRule`.
+    pub n_move_rule: u32,
+    /// Repetitions that end the game.
+    pub n_fold_rule: u32,
+    /// Result for the side to move when it has no legal move and is not in check.
+    pub stalemate_value: GameValue,
+    /// Result for the side to move when it is checkmated.
+    pub checkmate_value: GameValue,
+    /// Per piece type: resets the n-move counter when it moves.
+    pub pawn_like: PieceMask,
+    /// Attack tables per colour (how that colour attacks a square).
+    pub attacks: [AttackTables; 2],
+    /// Per colour: (offset from the e.p. square to a capturer, types that capture e.p. that way).
+    pub ep_attacks: [Vec<(i16, PieceMask)>; 2],
+    /// True when e.p. needs both squares in FEN (double steps that are not straight ahead).
+    pub ep_two_squares: bool,
+    /// True when every capture of every piece is a plain leap or slide, so that pins can be
+    /// found by walking lines from the royal piece.
+    pub simple_attacks: bool,
+    /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.
+    pub empty_board: Vec<Cell>,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+    /// Where the definition came from (`built-in` or a file name).
+    pub source: String,
+    /// The XBoard parent variant (`variantTemplate`).
+    pub template: String,
+    /// The XBoard piece-to-image table (`pieceToCharTable`), if given.
+    pub piece_to_char_table: Option<String>,
+    /// Holdings slots shown by XBoard (`pocketSize`).
+    pub pocket_size: u32,
+    /// Piece values given by the file (`pieceValueMg`, `pieceValueEg`): (letter, mg, eg).
+    pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+}
+
+impl Variant {
+    /// The number of piece types.
+    pub fn num_pieces(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// The piece type with FEN letter `c` (either case), if any.
+    pub fn piece_by_letter(&self, c: char) -> Option<PieceId> {
+        let upper = c.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == upper).map(|i| PieceId(i as u8))
+    }
+
+    /// The FEN letter of a piece of colour `color`.
+    pub fn letter(&self, id: PieceId, color: Color) -> char {
+        let l = self.pieces[id.index()].letter;
+        match color {
+            Color::White => l,
+            Color::Black => l.to_ascii_lowercase(),
+        }
+    }
+
+    /// True when `id` is royal.
+    #[inline(always)]
+    pub fn is_royal(&self, id: PieceId) -> bool {
+        self.royal_mask & (1 << id.0) != 0
+    }
+
+    /// True when a man of `color` promotes on `sq`.
+    #[inline(always)]
+    pub fn in_promotion_zone(&self, color: Color, sq: Square) -> bool {
+        self.promotion.zone[color.index()][sq.index()]
+    }
+}

@@ -1,0 +1,638 @@
+//! FEN in and out, for every geometry. Reading is two-stage: [`Setup::parse`] checks the syntax
+//! alone (fields, runs of empty squares with one or two digits, holdings in `[...]`), then
+//! [`Position::from_setup`] gives it meaning for a variant (piece letters, board size, rights,
+//! e.p., legality of the placement). Every error names the field and the bad token.
+//!
+//! Dialect (that of Fairy-Stockfish, so positions can be exchanged both ways):
+//! `<board>[<hand>] <side> <castling> <ep> <halfmove> <fullmove>`, where the castling field of a
+//! gating variant (S-Chess) also lists the files whose first-rank men may still gate
+//! (`KQBCDFGkqbcdfg`), and the e.p. field may be two squares, the square passed over followed by
+//! the double step's landing square (`c3d4`, needed for Berolina pawns). The move counters may
+//! be left out. Multi-board variants are written as one wide board; a `|` before a letter puts
+//! the man on the second board at the same coordinates (Fairy-Stockfish's Alice notation).
+
+use std::fmt;
+
+use super::position::{Position, CASTLE_BITS};
+use crate::types::{split_square, Cell, Color, Piece, PieceId, Square};
+use crate::variant::{Variant, VariantRef};
+
+/// The FEN field an error is about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// The whole text (wrong number of fields).
+    Fields,
+    /// The piece placement.
+    Board,
+    /// The holdings `[...]`.
+    Hand,
+    /// The side to move.
+    Side,
+    /// Castling and gating rights.
+    Castling,
+    /// The e.p. square(s).
+    EnPassant,
+    /// The halfmove clock.
+    Halfmove,
+    /// The move number.
+    Fullmove,
+    /// The position as a whole (legality of the placement).
+    Position,
+}
+
+/// A FEN that could not be read, naming the field and the offending token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    /// Which field is wrong.
+    pub field: FenField,
+    /// The offending token.
+    pub token: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl FenError {
+    fn new(field: FenField, token: impl Into<String>, reason: impl Into<String>) -> FenError {
+        FenError { field, token: token.into(), reason: reason.into() }
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = match self.field {
+            FenField::Fields => "FEN",
+            FenField::Board => "board",
+            FenField::Hand => "holdings",
+            FenField::Side => "side to move",
+            FenField::Castling => "castling field",
+            FenField::EnPassant => "en passant field",
+            FenField::Halfmove => "halfmove clock",
+            FenField::Fullmove => "move number",
+            FenField::Position => "position",
+        };
+        write!(f, "bad {field} '{}': {}", self.token, self.reason)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// One item of a rank in the placement field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardToken {
+    /// A run of empty squares.
+    Empty(usize),
+    /// A man: his letter (case gives the colour), on the second board (`|`), promoted (`+`).
+    Man {
+        /// The FEN letter.
+        letter: char,
+        /// Written with a `|` in front: on board B.
+        second_board: bool,
+        /// Written with a `+` in front.
+        promoted: bool,
+    },
+}
+
+/// A FEN checked for syntax only: no variant needed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Ranks from the top (last rank first), each a list of tokens.
+    pub ranks: Vec<Vec<BoardToken>>,
+    /// Letters in hand, if a `[...]` was given.
+    pub hand: Option<Vec<char>>,
+    /// `w` or `b`.
+    pub side: Color,
+    /// The castling/gating field as written (`-` for none).
+    pub castling: String,
+    /// The e.p. squares as written: none, one or two (display file, rank) pairs.
+    pub ep: Vec<(usize, usize)>,
+    /// The halfmove clock.
+    pub halfmove: u16,
+    /// The move number.
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// Reads the syntax of a FEN.
+    pub fn parse(text: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::new(FenField::Fields, text, "empty FEN"));
+        }
+        if fields.len() < 2 || fields.len() > 7 {
+            return Err(FenError::new(FenField::Fields, text, "expected board, side, castling, e.p. and counters"));
+        }
+        let (placement, hand) = split_hand(fields[0])?;
+        let ranks = placement.split('/').map(parse_rank).collect::<Result<Vec<_>, _>>()?;
+        let side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => return Err(FenError::new(FenField::Side, other, "expected 'w' or 'b'")),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-").to_string();
+        if castling != "-" && !castling.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(FenError::new(FenField::Castling, castling, "expected '-' or letters"));
+        }
+        let ep = match fields.get(3).copied().unwrap_or("-") {
+            "-" => Vec::new(),
+            t => parse_ep(t)?,
+        };
+        // Fairy-Stockfish may put check counters (`3+3`) before the clocks; skip them.
+        let rest: Vec<&str> = fields.iter().skip(4).copied().filter(|f| !f.contains('+')).collect();
+        let halfmove = match rest.first() {
+            None => 0,
+            Some(t) => t.parse().map_err(|_| FenError::new(FenField::Halfmove, *t, "expected a number"))?,
+        };
+        let fullmove = match rest.get(1) {
+            None => 1,
+            Some(t) => match t.parse::<u32>() {
+                Ok(n) => n.max(1),
+                Err(_) => return Err(FenError::new(FenField::Fullmove, *t, "expected a number")),
+            },
+        };
+        Ok(Setup { ranks, hand, side, castling, ep, halfmove, fullmove })
+    }
+}
+
+fn split_hand(field: &str) -> Result<(&str, Option<Vec<char>>), FenError> {
+    let Some(open) = field.find('[') else {
+        if field.contains(']') {
+            return Err(FenError::new(FenField::Hand, field, "']' without '['"));
+        }
+        return Ok((field, None));
+    };
+    let inner = &field[open + 1..];
+    let Some(inner) = inner.strip_suffix(']') else {
+        return Err(FenError::new(FenField::Hand, &field[open..], "holdings must end with ']'"));
+    };
+    let mut letters = Vec::new();
+    for c in inner.chars() {
+        match c {
+            '-' => {}
+            c if c.is_ascii_alphabetic() => letters.push(c),
+            c => return Err(FenError::new(FenField::Hand, c.to_string(), "not a piece letter")),
+        }
+    }
+    Ok((&field[..open], Some(letters)))
+}
+
+fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let run: String = chars[i..j].iter().collect();
+            let n: usize = run.parse().unwrap_or(0);
+            if j - i > 2 || n == 0 {
+                return Err(FenError::new(FenField::Board, run, "empty-square counts are 1 to 99"));
+            }
+            tokens.push(BoardToken::Empty(n));
+            i = j;
+            continue;
+        }
+        let mut second_board = false;
+        let mut promoted = false;
+        let mut k = i;
+        while k < chars.len() && (chars[k] == '|' || chars[k] == '+') {
+            if chars[k] == '|' {
+                second_board = true;
+            } else {
+                promoted = true;
+            }
+            k += 1;
+        }
+        match chars.get(k) {
+            Some(&l) if l.is_ascii_alphabetic() => {
+                tokens.push(BoardToken::Man { letter: l, second_board, promoted });
+                i = k + 1;
+                // A trailing '~' (promoted man that demotes when captured) is read and ignored.
+                if chars.get(i) == Some(&'~') {
+                    i += 1;
+                }
+            }
+            _ => {
+                let bad: String = chars[i..(k + 1).min(chars.len())].iter().collect();
+                return Err(FenError::new(FenField::Board, bad, "expected a piece letter or a digit"));
+            }
+        }
+    }
+    Ok(tokens)
+}
+
+fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
+    let bad = || FenError::new(FenField::EnPassant, text, "expected '-', a square, or two squares");
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        out.push(split_square(&text[start..i]).ok_or_else(bad)?);
+    }
+    if out.is_empty() || out.len() > 2 {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
+/// The placement of a setup as mailbox cells for `variant` (no rights or virginity yet).
+pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Vec<(Square, Piece)>, FenError> {
+    let g = &variant.geometry;
+    if setup.ranks.len() != g.ranks as usize {
+        return Err(FenError::new(
+            FenField::Board,
+            format!("{} ranks", setup.ranks.len()),
+            format!("{} has {} ranks", variant.name, g.ranks),
+        ));
+    }
+    let wide = g.display_files();
+    let mut men = Vec::new();
+    for (row, tokens) in setup.ranks.iter().enumerate() {
+        let rank = g.ranks as usize - 1 - row;
+        let mut file = 0usize;
+        for t in tokens {
+            match *t {
+                BoardToken::Empty(n) => file += n,
+                BoardToken::Man { letter, second_board, .. } => {
+                    let Some(id) = variant.piece_by_letter(letter) else {
+                        return Err(FenError::new(
+                            FenField::Board,
+                            letter.to_string(),
+                            format!("no such piece in {}", variant.name),
+                        ));
+                    };
+                    let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    let display_file = if second_board && g.boards > 1 { file + g.files as usize } else { file };
+                    if second_board && g.boards < 2 {
+                        return Err(FenError::new(FenField::Board, format!("|{letter}"), "this variant has one board"));
+                    }
+                    let Some(sq) = g.display_square(display_file, rank) else {
+                        return Err(FenError::new(FenField::Board, rank_text(tokens), format!("rank {} is too long", rank + 1)));
+                    };
+                    men.push((sq, Piece { color, id }));
+                    file += 1;
+                }
+            }
+        }
+        let expected = if tokens.iter().any(|t| matches!(t, BoardToken::Man { second_board: true, .. })) {
+            g.files as usize
+        } else {
+            wide
+        };
+        if file != expected && file != wide {
+            return Err(FenError::new(
+                FenField::Board,
+                rank_text(tokens),
+                format!("rank {} has {} squares, expected {}", rank + 1, file, wide),
+            ));
+        }
+    }
+    Ok(men)
+}
+
+fn rank_text(tokens: &[BoardToken]) -> String {
+    tokens
+        .iter()
+        .map(|t| match t {
+            BoardToken::Empty(n) => n.to_string(),
+            BoardToken::Man { letter, second_board, promoted } => {
+                format!("{}{}{}", if *second_board { "|" } else { "" }, if *promoted { "+" } else { "" }, letter)
+            }
+        })
+        .collect()
+}
+
+impl Position {
+    /// The start position of `variant`.
+    pub fn startpos(variant: &VariantRef) -> Position {
+        Position::from_fen(variant, &variant.start_fen).expect("built variants have a valid start FEN")
+    }
+
+    /// Reads a FEN for `variant`.
+    pub fn from_fen(variant: &VariantRef, fen: &str) -> Result<Position, FenError> {
+        Position::from_setup(variant, &Setup::parse(fen)?)
+    }
+
+    /// Gives a syntactically valid setup its meaning for `variant`.
+    pub fn from_setup(variant: &VariantRef, setup: &Setup) -> Result<Position, FenError> {
+        let v = variant.as_ref();
+        let g = &v.geometry;
+        let mut pos = Position::empty(variant);
+        let men = placement(v, setup)?;
+        let start = start_placement(v);
+
+        let castling = parse_castling(v, &men, &setup.castling)?;
+        for &(sq, piece) in &men {
+            let virgin = if v.gating.is_some() && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
+                castling.gates[piece.color.index()].contains(&g.file_of(sq))
+                    || castling.implied_virgin.contains(&sq)
+            } else {
+                start.contains(&(sq, piece)) || castling.implied_virgin.contains(&sq)
+            };
+            pos.put(sq, Cell::new(piece, virgin));
+        }
+        if let Some(hand) = &setup.hand {
+            for &letter in hand {
+                let Some(id) = v.piece_by_letter(letter) else {
+                    return Err(FenError::new(FenField::Hand, letter.to_string(), format!("no such piece in {}", v.name)));
+                };
+                let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+                pos.hand_add(color, id);
+            }
+        }
+        pos.side = setup.side;
+        if setup.side == Color::Black {
+            pos.st.hash ^= v.zobrist.side;
+        }
+        pos.castle_king = castling.king;
+        pos.castle_rook = castling.rook;
+        pos.st.castling = castling.rights;
+        pos.st.hash ^= v.zobrist.castling(castling.rights);
+        pos.rebuild_rights_mask();
+        pos.st.halfmove = setup.halfmove;
+        pos.fullmove = setup.fullmove;
+        pos.set_ep_from_setup(setup)?;
+        pos.check_placement()?;
+        Ok(pos)
+    }
+
+    fn set_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        if setup.ep.is_empty() {
+            return Ok(());
+        }
+        let g = self.variant.geometry.clone();
+        let text: String = setup.ep.iter().map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1)).collect();
+        let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
+        let passed = g.display_square(setup.ep[0].0, setup.ep[0].1).ok_or_else(|| bad("not a square of this board"))?;
+        if !self.cell(passed).is_empty() {
+            return Err(bad("the square passed over is not empty"));
+        }
+        let mover = self.side.opposite();
+        let victim = match setup.ep.get(1) {
+            Some(&(f, r)) => g.display_square(f, r).ok_or_else(|| bad("not a square of this board"))?,
+            None => {
+                let forward = if mover == Color::White { 1 } else { -1 };
+                let candidates: Vec<Square> = [0, -1, 1]
+                    .iter()
+                    .map(|&dx| passed.offset(g.delta(dx, forward)))
+                    .filter(|&s| {
+                        let c = self.cell(s);
+                        c.is_color(mover) && self.variant.ep_types & (1 << c.id().0) != 0
+                    })
+                    .collect();
+                match candidates.as_slice() {
+                    [one] => *one,
+                    [] => return Err(bad("no pawn stands beyond the square passed over")),
+                    _ => return Err(bad("ambiguous: give the landing square too")),
+                }
+            }
+        };
+        let c = self.cell(victim);
+        if !c.is_color(mover) || self.variant.ep_types & (1 << c.id().0) == 0 {
+            return Err(bad("no pawn of the side that just moved on the landing square"));
+        }
+        // As Fairy-Stockfish does, keep the e.p. square only when a capture there is possible.
+        if self.ep_capture_possible(passed, self.side) {
+            self.st.ep = passed;
+            self.st.ep_victim = victim;
+            let z = &self.variant.zobrist;
+            self.st.hash ^= z.ep(passed) ^ z.ep(victim);
+        }
+        Ok(())
+    }
+
+    fn check_placement(&self) -> Result<(), FenError> {
+        let v = &self.variant;
+        let g = &v.geometry;
+        for color in Color::ALL {
+            if v.checking && v.royal_mask != 0 && self.royal_count(color) == 0 {
+                return Err(FenError::new(FenField::Position, color.to_string(), "has no royal piece"));
+            }
+        }
+        for sq in g.squares() {
+            let c = self.cell(sq);
+            let Some(color) = c.color() else { continue };
+            let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
+            if last && v.promotion.pawn_types & (1 << c.id().0) != 0 && v.in_promotion_zone(color, sq) {
+                return Err(FenError::new(FenField::Board, g.name(sq), "a pawn on its last rank"));
+            }
+        }
+        if self.royal_in_danger(self.side.opposite()) {
+            return Err(FenError::new(FenField::Position, self.side.opposite().to_string(), "the side not to move is in check"));
+        }
+        Ok(())
+    }
+
+    /// The FEN of this position.
+    pub fn fen(&self) -> String {
+        let v = &self.variant;
+        let g = &v.geometry;
+        let mut out = String::new();
+        for rank in (0..g.ranks as usize).rev() {
+            let mut empty = 0;
+            for file in 0..g.display_files() {
+                let Some(sq) = g.display_square(file, rank) else { continue };
+                match self.cell(sq).piece() {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(v.letter(p.id, p.color));
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        if v.has_hand {
+            out.push('[');
+            for color in Color::ALL {
+                for id in 0..v.num_pieces() {
+                    for _ in 0..self.hands[color.index()][id] {
+                        out.push(v.letter(PieceId(id as u8), color));
+                    }
+                }
+            }
+            out.push(']');
+        }
+        out.push(' ');
+        out.push(self.side.fen_char());
+        out.push(' ');
+        out.push_str(&self.castling_text());
+        out.push(' ');
+        if self.st.ep == Square::NONE {
+            out.push('-');
+        } else {
+            out.push_str(&g.name(self.st.ep));
+            if v.ep_two_squares {
+                out.push_str(&g.name(self.st.ep_victim));
+            }
+        }
+        out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
+        out
+    }
+
+    fn castling_text(&self) -> String {
+        let v = &self.variant;
+        let g = &v.geometry;
+        let mut s = String::new();
+        for color in Color::ALL {
+            let case = |c: char| if color == Color::White { c.to_ascii_uppercase() } else { c };
+            for side in 0..2 {
+                let bit = CASTLE_BITS[color.index()][side];
+                if self.st.castling & bit == 0 {
+                    continue;
+                }
+                let rook = self.castle_rook[bit.trailing_zeros() as usize];
+                let outermost = v.castling.as_ref().map(|r| outermost_rook(self, color, side == 0, r.rooks)) == Some(Some(rook));
+                if outermost {
+                    s.push(case(if side == 0 { 'k' } else { 'q' }));
+                } else {
+                    s.push(case((b'a' + g.display_file(rook) as u8) as char));
+                }
+            }
+            if let Some(gating) = &v.gating {
+                for file in 0..g.files as usize {
+                    let sq = g.square(0, file, if color == Color::White { gating.rank } else { g.ranks as usize - 1 - gating.rank });
+                    let c = self.cell(sq);
+                    if c.is_color(color) && c.is_virgin() {
+                        s.push(case((b'a' + file as u8) as char));
+                    }
+                }
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+}
+
+/// The men of the variant's start position.
+fn start_placement(v: &Variant) -> Vec<(Square, Piece)> {
+    Setup::parse(&v.start_fen).ok().and_then(|s| placement(v, &s).ok()).unwrap_or_default()
+}
+
+/// The outermost castling rook of `color` on the given side of its castling king.
+fn outermost_rook(pos: &Position, color: Color, kingside: bool, rooks: u32) -> Option<Square> {
+    let g = &pos.variant.geometry;
+    let king = pos.castle_king[color.index()];
+    if king == Square::NONE {
+        return None;
+    }
+    let (board, kfile, rank) = g.coords(king);
+    let files: Vec<usize> = if kingside { (kfile + 1..g.files as usize).rev().collect() } else { (0..kfile).collect() };
+    files.into_iter().map(|f| g.square(board, f, rank)).find(|&s| {
+        let c = pos.cell(s);
+        c.is_color(color) && rooks & (1 << c.id().0) != 0
+    })
+}
+
+/// The meaning of the castling field.
+struct Castling {
+    rights: u8,
+    king: [Square; 2],
+    rook: [Square; 4],
+    /// Gating files per colour (gating variants).
+    gates: [Vec<usize>; 2],
+    /// Squares whose men must be marked as never moved (castling partners).
+    implied_virgin: Vec<Square>,
+}
+
+fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<Castling, FenError> {
+    let g = &v.geometry;
+    let mut out = Castling {
+        rights: 0,
+        king: [Square::NONE; 2],
+        rook: [Square::NONE; 4],
+        gates: [Vec::new(), Vec::new()],
+        implied_virgin: Vec::new(),
+    };
+    let at = |sq: Square| men.iter().find(|m| m.0 == sq).map(|m| m.1);
+    if let Some(rules) = &v.castling {
+        for color in Color::ALL {
+            let rank = if color == Color::White { rules.rank } else { g.ranks as usize - 1 - rules.rank };
+            let kings: Vec<Square> = (0..g.files as usize)
+                .map(|f| g.square(0, f, rank))
+                .filter(|&s| at(s) == Some(Piece { color, id: rules.king }))
+                .collect();
+            out.king[color.index()] = match kings.as_slice() {
+                [one] => *one,
+                [] => Square::NONE,
+                many => *many.iter().find(|&&s| g.file_of(s) == rules.king_file).unwrap_or(&many[0]),
+            };
+        }
+    }
+    if field == "-" {
+        return Ok(out);
+    }
+    for ch in field.chars() {
+        let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let lower = ch.to_ascii_lowercase();
+        let bad = |why: &str| FenError::new(FenField::Castling, ch.to_string(), why.to_string());
+        let file_letter = lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
+        let is_side_letter = lower == 'k' || lower == 'q';
+        if v.gating.is_some() && file_letter && !is_side_letter {
+            out.gates[color.index()].push(lower as usize - 'a' as usize);
+            continue;
+        }
+        let Some(rules) = &v.castling else {
+            return Err(bad("this variant has no castling"));
+        };
+        let king = out.king[color.index()];
+        if king == Square::NONE {
+            return Err(bad("no castling king on its rank"));
+        }
+        let (board, kfile, rank) = g.coords(king);
+        let rook_sq = if is_side_letter && !(file_letter && v.gating.is_none() && !has_rook_on(v, men, color, board, rank, lower)) {
+            let kingside = lower == 'k';
+            let files: Vec<usize> = if kingside { (kfile + 1..g.files as usize).rev().collect() } else { (0..kfile).collect() };
+            files
+                .into_iter()
+                .map(|f| g.square(board, f, rank))
+                .find(|&s| at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0))
+                .ok_or_else(|| bad("no rook to castle with"))?
+        } else if file_letter {
+            let s = g.square(board, lower as usize - 'a' as usize, rank);
+            if !at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0) {
+                return Err(bad("no castling rook on that file"));
+            }
+            s
+        } else {
+            return Err(bad("not a castling letter"));
+        };
+        let kingside = g.file_of(rook_sq) > kfile;
+        let bit = CASTLE_BITS[color.index()][if kingside { 0 } else { 1 }];
+        out.rights |= bit;
+        out.rook[bit.trailing_zeros() as usize] = rook_sq;
+        out.implied_virgin.push(king);
+        out.implied_virgin.push(rook_sq);
+    }
+    Ok(out)
+}
+
+/// True when a Shredder-style file letter `letter` names a castling rook of `color`.
+fn has_rook_on(v: &Variant, men: &[(Square, Piece)], color: Color, board: usize, rank: usize, letter: char) -> bool {
+    let g = &v.geometry;
+    let Some(rules) = &v.castling else { return false };
+    let file = letter as usize - 'a' as usize;
+    if file >= g.files as usize {
+        return false;
+    }
+    let s = g.square(board, file, rank);
+    men.iter().any(|m| m.0 == s && m.1.color == color && rules.rooks & (1 << m.1.id.0) != 0)
+}

@@ -1,0 +1,9 @@
+//! The board: the position and its primitive edits (`position`), make/unmake (`make`), and
+//! FEN reading and writing (`fen`).
+
+pub mod fen;
+pub mod make;
+pub mod position;
+
+pub use fen::FenError;
+pub use position::{Position, State};

@@ -1,0 +1,455 @@
+//! The position: the mailbox, the piece lists, the hands, the rights and counters of the game
+//! state, the incremental hash, and the primitive square edits that make/unmake are built from.
+
+use arrayvec::ArrayVec;
+
+use crate::types::{Cell, Color, Move, Piece, PieceId, Square, MAX_PIECE_TYPES};
+use crate::variant::VariantRef;
+
+/// Castling right bits: White kingside, White queenside, Black kingside, Black queenside.
+pub const CASTLE_BITS: [[u8; 2]; 2] = [[1, 2], [4, 8]];
+
+/// The squares of one colour's men, with O(1) insert and remove.
+#[derive(Clone, Debug)]
+pub struct PieceList {
+    squares: Vec<Square>,
+    index: Vec<u16>,
+}
+
+impl PieceList {
+    fn new(cells: usize) -> PieceList {
+        PieceList { squares: Vec::with_capacity(128), index: vec![u16::MAX; cells] }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, sq: Square) {
+        self.index[sq.index()] = self.squares.len() as u16;
+        self.squares.push(sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square) {
+        let i = self.index[sq.index()] as usize;
+        let last = self.squares.pop().expect("piece list out of step with the board");
+        if i < self.squares.len() {
+            self.squares[i] = last;
+            self.index[last.index()] = i as u16;
+        }
+    }
+
+    #[inline(always)]
+    fn relocate(&mut self, from: Square, to: Square) {
+        let i = self.index[from.index()];
+        self.squares[i as usize] = to;
+        self.index[to.index()] = i;
+    }
+
+    /// The squares, in no particular order.
+    #[inline(always)]
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+}
+
+/// The part of the game state that make/unmake saves and restores as a whole.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The Zobrist key of the whole position.
+    pub hash: u64,
+    /// Castling rights ([`CASTLE_BITS`]).
+    pub castling: u8,
+    /// The square passed over by the last double step, if an e.p. capture is possible there.
+    pub ep: Square,
+    /// The square of the man that made that double step.
+    pub ep_victim: Square,
+    /// Plies since the last capture, pawn move or drop.
+    pub halfmove: u16,
+    /// The part of a multi-part turn that is next (0 in ordinary variants).
+    pub phase: u8,
+}
+
+/// One reversible edit of the board or the hands, recorded so unmake can undo it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Change {
+    /// A man was put on an empty square.
+    Put(Square),
+    /// The man (cell) on a square was taken off.
+    Took(Square, Cell),
+    /// The man on `from` went to the empty `to`; `from` held the old cell.
+    Shifted(Square, Square, Cell),
+    /// One man of a coloured type (cell index) went into the hand.
+    HandAdd(Color, PieceId),
+    /// One man of a coloured type left the hand.
+    HandSub(Color, PieceId),
+}
+
+/// What unmake needs to take a move back.
+#[derive(Clone, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub state: State,
+    pub changes: ArrayVec<Change, 12>,
+}
+
+/// A game position of some variant.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) variant: VariantRef,
+    pub(crate) board: Vec<Cell>,
+    pub(crate) lists: [PieceList; 2],
+    pub(crate) counts: [[u8; MAX_PIECE_TYPES]; 2],
+    pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
+    pub(crate) royal_count: [u8; 2],
+    pub(crate) royal_sq: [Square; 2],
+    pub(crate) side: Color,
+    pub(crate) st: State,
+    pub(crate) fullmove: u32,
+    /// Rook origin per castling right (index as the bit number), king origin per colour.
+    pub(crate) castle_rook: [Square; 4],
+    pub(crate) castle_king: [Square; 2],
+    /// Castling bits lost when a move starts or ends on the square.
+    pub(crate) rights_mask: Vec<u8>,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board of `variant`, White to move, no rights.
+    pub fn empty(variant: &VariantRef) -> Position {
+        let cells = variant.geometry.num_cells();
+        Position {
+            variant: variant.clone(),
+            board: variant.empty_board.clone(),
+            lists: [PieceList::new(cells), PieceList::new(cells)],
+            counts: [[0; MAX_PIECE_TYPES]; 2],
+            hands: [[0; MAX_PIECE_TYPES]; 2],
+            royal_count: [0; 2],
+            royal_sq: [Square::NONE; 2],
+            side: Color::White,
+            st: State { hash: 0, castling: 0, ep: Square::NONE, ep_victim: Square::NONE, halfmove: 0, phase: 0 },
+            fullmove: 1,
+            castle_rook: [Square::NONE; 4],
+            castle_king: [Square::NONE; 2],
+            rights_mask: vec![0; cells],
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    /// The variant this position belongs to.
+    #[inline(always)]
+    pub fn variant(&self) -> &VariantRef {
+        &self.variant
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The cell at `sq`.
+    #[inline(always)]
+    pub fn cell(&self, sq: Square) -> Cell {
+        self.board[sq.index()]
+    }
+
+    /// The man on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()].piece()
+    }
+
+    /// The squares of `color`'s men.
+    #[inline(always)]
+    pub fn squares_of(&self, color: Color) -> &[Square] {
+        self.lists[color.index()].squares()
+    }
+
+    /// How many men of a type `color` has on the board.
+    #[inline(always)]
+    pub fn count(&self, color: Color, id: PieceId) -> u8 {
+        self.counts[color.index()][id.index()]
+    }
+
+    /// How many men of a type `color` holds in hand.
+    #[inline(always)]
+    pub fn in_hand(&self, color: Color, id: PieceId) -> u8 {
+        self.hands[color.index()][id.index()]
+    }
+
+    /// The Zobrist key.
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.st.hash
+    }
+
+    /// Castling rights bits.
+    pub fn castling_rights(&self) -> u8 {
+        self.st.castling
+    }
+
+    /// The e.p. square (passed over), if any.
+    pub fn ep_square(&self) -> Option<Square> {
+        (self.st.ep != Square::NONE).then_some(self.st.ep)
+    }
+
+    /// Plies since the last irreversible move.
+    pub fn halfmove_clock(&self) -> u16 {
+        self.st.halfmove
+    }
+
+    /// The move number (starts at 1, goes up after Black's move).
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The number of moves made since the position was set up.
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves made since the position was set up, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The square of `color`'s royal man when it has exactly one; `None` otherwise.
+    #[inline(always)]
+    pub fn royal_square(&self, color: Color) -> Option<Square> {
+        (self.royal_count[color.index()] == 1).then_some(self.royal_sq[color.index()])
+    }
+
+    /// The squares of all of `color`'s royal men.
+    pub fn royal_squares(&self, color: Color) -> ArrayVec<Square, 8> {
+        let mut out = ArrayVec::new();
+        if self.royal_count[color.index()] == 1 {
+            out.push(self.royal_sq[color.index()]);
+        } else if self.royal_count[color.index()] > 1 {
+            for &sq in self.squares_of(color) {
+                if self.variant.is_royal(self.cell(sq).id()) && !out.is_full() {
+                    out.push(sq);
+                }
+            }
+        }
+        out
+    }
+
+    /// The number of `color`'s royal men on the board.
+    pub fn royal_count(&self, color: Color) -> u8 {
+        self.royal_count[color.index()]
+    }
+
+    fn hash_cell(&self, sq: Square, cell: Cell) -> u64 {
+        let z = &self.variant.zobrist;
+        let mut k = z.piece(cell, sq);
+        if cell.is_virgin() && self.variant.pieces[cell.id().index()].has_initial_moves
+            || cell.is_virgin() && self.virgin_is_gate_right(sq, cell)
+        {
+            k ^= z.virgin(sq);
+        }
+        k
+    }
+
+    /// True when a never-moved man on `sq` holds a gating right there (gating variants).
+    pub(crate) fn virgin_is_gate_right(&self, sq: Square, cell: Cell) -> bool {
+        match (&self.variant.gating, cell.color()) {
+            (Some(g), Some(c)) => self.variant.geometry.relative_rank(sq, c) == g.rank,
+            _ => false,
+        }
+    }
+
+    fn track_royal_add(&mut self, sq: Square, cell: Cell) {
+        if self.variant.is_royal(cell.id()) {
+            let c = cell.color().map_or(0, |c| c.index());
+            self.royal_count[c] += 1;
+            self.royal_sq[c] = sq;
+        }
+    }
+
+    fn track_royal_remove(&mut self, cell: Cell) {
+        if self.variant.is_royal(cell.id()) {
+            let c = cell.color().map_or(0, |c| c.index());
+            self.royal_count[c] -= 1;
+            if self.royal_count[c] == 1 {
+                let color = cell.color().unwrap_or(Color::White);
+                self.royal_sq[c] = self.royal_squares_slow(color);
+            }
+        }
+    }
+
+    fn royal_squares_slow(&self, color: Color) -> Square {
+        self.squares_of(color)
+            .iter()
+            .copied()
+            .find(|&s| self.variant.is_royal(self.cell(s).id()))
+            .unwrap_or(Square::NONE)
+    }
+
+    /// Puts `cell` on the empty square `sq`.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, cell: Cell) {
+        debug_assert!(self.board[sq.index()].is_empty() && cell.is_piece());
+        let color = cell.color().unwrap_or(Color::White);
+        self.board[sq.index()] = cell;
+        self.lists[color.index()].add(sq);
+        self.counts[color.index()][cell.id().index()] += 1;
+        self.st.hash ^= self.hash_cell(sq, cell);
+        self.track_royal_add(sq, cell);
+    }
+
+    /// Takes the man off `sq` and returns his cell.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, sq: Square) -> Cell {
+        let cell = self.board[sq.index()];
+        debug_assert!(cell.is_piece());
+        let color = cell.color().unwrap_or(Color::White);
+        self.board[sq.index()] = Cell::EMPTY;
+        self.lists[color.index()].remove(sq);
+        self.counts[color.index()][cell.id().index()] -= 1;
+        self.st.hash ^= self.hash_cell(sq, cell);
+        self.track_royal_remove(cell);
+        cell
+    }
+
+    /// Moves the man on `from` to the empty `to`, where he becomes `new_cell` (same colour;
+    /// the type may change by promotion).
+    #[inline(always)]
+    pub(crate) fn shift(&mut self, from: Square, to: Square, new_cell: Cell) {
+        let old = self.board[from.index()];
+        debug_assert!(old.is_piece() && self.board[to.index()].is_empty());
+        let color = old.color().unwrap_or(Color::White);
+        self.board[from.index()] = Cell::EMPTY;
+        self.board[to.index()] = new_cell;
+        self.lists[color.index()].relocate(from, to);
+        self.st.hash ^= self.hash_cell(from, old) ^ self.hash_cell(to, new_cell);
+        if old.id() != new_cell.id() {
+            self.counts[color.index()][old.id().index()] -= 1;
+            self.counts[color.index()][new_cell.id().index()] += 1;
+            if self.variant.is_royal(old.id()) || self.variant.is_royal(new_cell.id()) {
+                self.track_royal_remove(old);
+                self.track_royal_add(to, new_cell);
+            }
+        } else if self.variant.is_royal(old.id()) && self.royal_sq[color.index()] == from {
+            self.royal_sq[color.index()] = to;
+        }
+    }
+
+    /// Adds one man of type `id` to `color`'s hand.
+    pub(crate) fn hand_add(&mut self, color: Color, id: PieceId) {
+        let ci = Cell::new(Piece { color, id }, false).colored_index();
+        let n = &mut self.hands[color.index()][id.index()];
+        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        *n += 1;
+        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+    }
+
+    /// Removes one man of type `id` from `color`'s hand.
+    pub(crate) fn hand_sub(&mut self, color: Color, id: PieceId) {
+        let ci = Cell::new(Piece { color, id }, false).colored_index();
+        let n = &mut self.hands[color.index()][id.index()];
+        debug_assert!(*n > 0);
+        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        *n -= 1;
+        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+    }
+
+    /// The hash computed from scratch (tests compare it with the incremental one).
+    pub fn compute_hash(&self) -> u64 {
+        let z = &self.variant.zobrist;
+        let mut h = 0;
+        for sq in self.variant.geometry.squares() {
+            let c = self.cell(sq);
+            if c.is_piece() {
+                h ^= self.hash_cell(sq, c);
+            }
+        }
+        for color in Color::ALL {
+            for id in 0..self.variant.num_pieces() {
+                let ci = Cell::new(Piece { color, id: PieceId(id as u8) }, false).colored_index();
+                h ^= z.hand(ci, self.hands[color.index()][id]);
+            }
+        }
+        if self.side == Color::Black {
+            h ^= z.side;
+        }
+        h ^= z.castling(self.st.castling);
+        if self.st.ep != Square::NONE {
+            h ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
+        }
+        h ^ z.phase(self.st.phase)
+    }
+
+    /// Checks the internal invariants (piece lists, counts, royal tracking, hash) against the
+    /// board; returns a description of the first inconsistency.
+    pub fn validate(&self) -> Result<(), String> {
+        let g = &self.variant.geometry;
+        let mut counts = [[0u8; MAX_PIECE_TYPES]; 2];
+        let mut listed = 0;
+        for sq in g.squares() {
+            let c = self.cell(sq);
+            if c.is_off() {
+                return Err(format!("border cell on real square {}", g.name(sq)));
+            }
+            if let Some(color) = c.color() {
+                counts[color.index()][c.id().index()] += 1;
+                let i = self.lists[color.index()].index[sq.index()] as usize;
+                if self.lists[color.index()].squares.get(i) != Some(&sq) {
+                    return Err(format!("{} missing from the piece list", g.name(sq)));
+                }
+                listed += 1;
+            }
+        }
+        if listed != self.lists[0].squares.len() + self.lists[1].squares.len() {
+            return Err("piece lists hold stale squares".into());
+        }
+        if counts != self.counts {
+            return Err("piece counts out of step".into());
+        }
+        for color in Color::ALL {
+            let royals: Vec<Square> = self
+                .squares_of(color)
+                .iter()
+                .copied()
+                .filter(|&s| self.variant.is_royal(self.cell(s).id()))
+                .collect();
+            if royals.len() != self.royal_count[color.index()] as usize {
+                return Err(format!("{color} royal count out of step"));
+            }
+            if royals.len() == 1 && royals[0] != self.royal_sq[color.index()] {
+                return Err(format!("{color} royal square out of step"));
+            }
+        }
+        if self.compute_hash() != self.st.hash {
+            return Err("incremental hash differs from recomputation".into());
+        }
+        Ok(())
+    }
+
+    /// Recomputes castling masks from the castling squares.
+    pub(crate) fn rebuild_rights_mask(&mut self) {
+        self.rights_mask.iter_mut().for_each(|m| *m = 0);
+        for color in Color::ALL {
+            for side in 0..2 {
+                let bit = CASTLE_BITS[color.index()][side];
+                let rook = self.castle_rook[bit.trailing_zeros() as usize];
+                if rook != Square::NONE {
+                    self.rights_mask[rook.index()] |= bit;
+                }
+                let king = self.castle_king[color.index()];
+                if king != Square::NONE {
+                    self.rights_mask[king.index()] |= bit;
+                }
+            }
+        }
+    }
+
+    /// True when both positions hold the same game state (board, hands, side, rights,
+    /// counters). Piece-list order and move history are not compared.
+    pub fn same_state(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.hands == other.hands
+            && self.side == other.side
+            && self.st == other.st
+            && self.fullmove == other.fullmove
+            && self.counts == other.counts
+            && self.royal_count == other.royal_count
+    }
+}

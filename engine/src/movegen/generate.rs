@@ -1,0 +1,440 @@
+//! Pseudo-legal move generation from the compiled tables: plain leaps and slides on the fast
+//! path, conditional rays (lame, hopping, initial, e.p.) on the general path, then castling,
+//! gating and drops.
+
+use arrayvec::ArrayVec;
+
+use crate::board::position::{Position, CASTLE_BITS};
+use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
+use crate::variant::tables::{HopKind, Ray, CAPTURE, EN_PASSANT, QUIET};
+
+/// The most moves one position can have in any supported variant.
+pub const MAX_MOVES: usize = 1024;
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Appends to a move list, dropping moves past its capacity rather than panicking.
+#[inline(always)]
+fn push(list: &mut MoveList, mv: Move) {
+    let _ = list.try_push(mv);
+}
+
+impl Position {
+    /// Appends every pseudo-legal move of the side to move.
+    pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
+        let us = self.side;
+        for i in 0..self.squares_of(us).len() {
+            let from = self.squares_of(us)[i];
+            self.generate_from(from, list);
+        }
+        if self.variant.castling.is_some() && self.st.castling != 0 {
+            self.generate_castling(list);
+        }
+        if self.variant.drops {
+            self.generate_drops(list);
+        }
+    }
+
+    /// Appends the pseudo-legal moves of the man on `from` (with their gating forms).
+    pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) {
+        let us = self.side;
+        let cell = self.cell(from);
+        let id = cell.id();
+        let first = list.len();
+        let moves = &self.variant.pieces[id.index()].moves[us.index()];
+        let them_bit = us.opposite().cell_bit();
+        let promotes = self.variant.promotion.pawn_types & (1 << id.0) != 0;
+        if promotes {
+            self.generate_rays_general(from, cell, list, true);
+        } else {
+            for leap in &moves.leaps {
+                let to = from.offset(leap.delta);
+                let c = self.cell(to);
+                if c.is_empty() {
+                    if leap.mode & QUIET != 0 {
+                        push(list, Move::normal(from, to));
+                    }
+                } else if c.0 & them_bit != 0 && leap.mode & CAPTURE != 0 {
+                    push(list, Move::normal(from, to));
+                }
+            }
+            for slide in &moves.slides {
+                let mut to = from;
+                let mut steps = 0u8;
+                loop {
+                    to = to.offset(slide.delta);
+                    let c = self.cell(to);
+                    if c.is_empty() {
+                        if slide.mode & QUIET != 0 {
+                            push(list, Move::normal(from, to));
+                        }
+                        steps += 1;
+                        if steps == slide.max {
+                            break;
+                        }
+                        continue;
+                    }
+                    if c.0 & them_bit != 0 && slide.mode & CAPTURE != 0 {
+                        push(list, Move::normal(from, to));
+                    }
+                    break;
+                }
+            }
+            if !moves.rays.is_empty() {
+                self.generate_rays_general(from, cell, list, false);
+            }
+        }
+        if self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell) {
+            self.add_gating(first, list);
+        }
+    }
+
+    /// The general path: every leap, slide and ray of the man on `from`, with promotions.
+    /// When `all` is false only the conditional rays are generated (the plain ones were done).
+    fn generate_rays_general(&self, from: Square, cell: Cell, list: &mut MoveList, all: bool) {
+        let us = self.side;
+        let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
+        if all {
+            for leap in &moves.leaps {
+                let ray = Ray {
+                    delta: leap.delta,
+                    max: 1,
+                    mode: leap.mode,
+                    initial: false,
+                    hop: HopKind::None,
+                    skip_first: false,
+                    must_jump: false,
+                    routes: Vec::new(),
+                    double_step: None,
+                };
+                self.walk_ray(from, cell, &ray, list);
+            }
+            for slide in &moves.slides {
+                let ray = Ray {
+                    delta: slide.delta,
+                    max: slide.max,
+                    mode: slide.mode,
+                    initial: false,
+                    hop: HopKind::None,
+                    skip_first: false,
+                    must_jump: false,
+                    routes: Vec::new(),
+                    double_step: None,
+                };
+                self.walk_ray(from, cell, &ray, list);
+            }
+        }
+        for ray in &moves.rays {
+            if ray.initial && !cell.is_virgin() {
+                continue;
+            }
+            self.walk_ray(from, cell, ray, list);
+        }
+    }
+
+    /// True when a step from `s` along `ray` is not blocked by its lameness condition.
+    #[inline]
+    fn step_open(&self, s: Square, ray: &Ray) -> bool {
+        if ray.routes.is_empty() {
+            return true;
+        }
+        let clear = |route: &Vec<i16>| route.iter().all(|&d| self.cell(s.offset(d)).is_empty());
+        if ray.must_jump {
+            // `j` on a leaper: the square jumped over must be occupied.
+            return ray.routes.iter().all(|route| route.iter().any(|&d| self.cell(s.offset(d)).is_piece()));
+        }
+        ray.routes.iter().any(clear)
+    }
+
+    fn walk_ray(&self, from: Square, cell: Cell, ray: &Ray, list: &mut MoveList) {
+        let us = self.side;
+        let them_bit = us.opposite().cell_bit();
+        let mut s = from;
+        let mut steps = 0u8;
+        let mut screened = ray.hop == HopKind::None;
+        loop {
+            if !self.step_open(s, ray) {
+                return;
+            }
+            s = s.offset(ray.delta);
+            steps += 1;
+            let c = self.cell(s);
+            if c.is_off() {
+                return;
+            }
+            let limit_reached = ray.max != 0 && steps >= ray.max;
+            if ray.skip_first && steps == 1 {
+                if limit_reached {
+                    return;
+                }
+                continue;
+            }
+            if !screened {
+                // Looking for the screen of a hopper.
+                if c.is_piece() {
+                    screened = true;
+                    if ray.hop == HopKind::Grasshopper {
+                        let land = s.offset(ray.delta);
+                        let lc = self.cell(land);
+                        if lc.is_empty() && ray.mode & QUIET != 0 || lc.0 & them_bit != 0 && ray.mode & CAPTURE != 0 {
+                            self.push_board_move(from, land, cell, MoveKind::Normal, Square::NONE, list);
+                        }
+                        return;
+                    }
+                }
+                if limit_reached {
+                    return;
+                }
+                continue;
+            }
+            if c.is_empty() {
+                if ray.mode & QUIET != 0 {
+                    match ray.double_step {
+                        Some(passed) if self.variant.ep_types & (1 << cell.id().0) != 0 => {
+                            self.push_board_move(from, s, cell, MoveKind::DoubleStep, from.offset(passed), list)
+                        }
+                        _ => self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list),
+                    }
+                } else if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
+                    self.push_board_move(from, s, cell, MoveKind::EnPassant, self.st.ep_victim, list);
+                }
+                if limit_reached {
+                    return;
+                }
+                continue;
+            }
+            if c.0 & them_bit != 0 && ray.mode & CAPTURE != 0 {
+                self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
+            }
+            return;
+        }
+    }
+
+    /// Pushes a board move, expanded into its promotion choices where the mover promotes.
+    fn push_board_move(&self, from: Square, to: Square, cell: Cell, kind: MoveKind, aux: Square, list: &mut MoveList) {
+        let us = self.side;
+        let v = &self.variant;
+        let promo = &v.promotion;
+        let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
+        if !enters_zone {
+            push(list, Move::with(from, to, kind, aux, Move::NO_PIECE));
+            return;
+        }
+        for &choice in &promo.choices[us.index()] {
+            let limit = promo.limit[choice.index()];
+            if limit != 0 && self.count(us, choice) >= limit {
+                continue;
+            }
+            push(list, Move::with(from, to, kind, aux, choice.0));
+        }
+        let last_rank = v.geometry.relative_rank(to, us) == v.geometry.ranks as usize - 1;
+        if !promo.mandatory && !(promo.immobility_illegal && last_rank) {
+            push(list, Move::with(from, to, kind, aux, Move::NO_PIECE));
+        }
+    }
+
+    /// Adds the gating forms of the moves generated since `first`: one per type in hand.
+    fn add_gating(&self, first: usize, list: &mut MoveList) {
+        let us = self.side;
+        let end = list.len();
+        for id in 0..self.variant.num_pieces() {
+            if self.hands[us.index()][id] == 0 {
+                continue;
+            }
+            for i in first..end {
+                let m = list[i];
+                if m.kind == MoveKind::Normal && m.piece == Move::NO_PIECE || m.kind == MoveKind::DoubleStep {
+                    push(list, Move::with(m.from, m.to, MoveKind::Gate, m.from, id as u8));
+                }
+            }
+        }
+    }
+
+    /// Appends the castling moves whose path is clear and not attacked.
+    fn generate_castling(&self, list: &mut MoveList) {
+        let us = self.side;
+        let Some(rules) = &self.variant.castling else { return };
+        let g = &self.variant.geometry;
+        let king_sq = self.castle_king[us.index()];
+        if king_sq == Square::NONE || !self.cell(king_sq).is_color(us) || self.cell(king_sq).id() != rules.king {
+            return;
+        }
+        if self.is_attacked(king_sq, us.opposite()) {
+            return;
+        }
+        for side in 0..2 {
+            let bit = CASTLE_BITS[us.index()][side];
+            if self.st.castling & bit == 0 {
+                continue;
+            }
+            let rook_sq = self.castle_rook[bit.trailing_zeros() as usize];
+            let rook = self.cell(rook_sq);
+            if !rook.is_color(us) || rules.rooks & (1 << rook.id().0) == 0 {
+                continue;
+            }
+            let (board, _, rank) = g.coords(king_sq);
+            let king_file = if side == 0 { rules.kingside_file } else { rules.queenside_file };
+            let king_to = g.square(board, king_file, rank);
+            let rook_to = g.square(board, if side == 0 { king_file - 1 } else { king_file + 1 }, rank);
+            let files = [g.file_of(king_sq), g.file_of(rook_sq), king_file, g.file_of(rook_to)];
+            let lo = *files.iter().min().unwrap_or(&0);
+            let hi = *files.iter().max().unwrap_or(&0);
+            let blocked = (lo..=hi).any(|f| {
+                let s = g.square(board, f, rank);
+                s != king_sq && s != rook_sq && !self.cell(s).is_empty()
+            });
+            if blocked {
+                continue;
+            }
+            let (a, b) = (g.file_of(king_sq).min(king_file), g.file_of(king_sq).max(king_file));
+            if (a..=b).any(|f| {
+                let s = g.square(board, f, rank);
+                s != king_sq && self.is_attacked(s, us.opposite())
+            }) {
+                continue;
+            }
+            push(list, Move::with(king_sq, king_to, MoveKind::Castle, rook_sq, Move::NO_PIECE));
+            if self.variant.gating.is_some() {
+                for id in 0..self.variant.num_pieces() {
+                    if self.hands[us.index()][id] == 0 {
+                        continue;
+                    }
+                    if self.cell(king_sq).is_virgin() {
+                        push(list, Move::with(king_sq, king_to, MoveKind::CastleGateKing, rook_sq, id as u8));
+                    }
+                    if rook.is_virgin() {
+                        push(list, Move::with(king_sq, king_to, MoveKind::CastleGateRook, rook_sq, id as u8));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends drops of men in hand onto empty squares (pawn types not on their first or last
+    /// rank, nor into their promotion zone).
+    fn generate_drops(&self, list: &mut MoveList) {
+        let us = self.side;
+        let v = &self.variant;
+        let g = &v.geometry;
+        for id in 0..v.num_pieces() {
+            if self.hands[us.index()][id] == 0 {
+                continue;
+            }
+            let pawn = v.promotion.pawn_types & (1 << id) != 0;
+            for sq in g.squares() {
+                if !self.cell(sq).is_empty() {
+                    continue;
+                }
+                if pawn && (g.relative_rank(sq, us) == 0 || v.in_promotion_zone(us, sq)) {
+                    continue;
+                }
+                push(list, Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8));
+            }
+        }
+    }
+
+    /// True when `sq` is attacked by a man of colour `by` (pins ignored; e.p. not counted).
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        let t = &self.variant.attacks[by.index()];
+        let bit = by.cell_bit();
+        for la in &t.leaps {
+            let c = self.cell(sq.offset(la.delta));
+            if c.0 & bit != 0 && la.mask & (1 << c.id().0) != 0 {
+                return true;
+            }
+        }
+        for sa in &t.slides {
+            let mut s = sq;
+            let mut k = 0u8;
+            loop {
+                s = s.offset(sa.delta);
+                k = k.saturating_add(1);
+                let c = self.cell(s);
+                if c.is_empty() {
+                    continue;
+                }
+                if c.0 & bit != 0 {
+                    let m = 1u32 << c.id().0;
+                    if sa.unlimited & m != 0 || sa.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max) {
+                        return true;
+                    }
+                }
+                break;
+            }
+        }
+        t.general != 0 && self.attacked_by_general(sq, by, t.general)
+    }
+
+    /// The slow part of the attack test: runs the capture rays of `by`'s men whose types are in
+    /// `mask` and looks for one that reaches `sq`.
+    fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
+        self.squares_of(by).iter().any(|&from| {
+            let cell = self.cell(from);
+            mask & (1 << cell.id().0) != 0 && self.capture_ray_reaches(from, cell, by, sq)
+        })
+    }
+
+    /// True when a conditional capture ray of the man `cell` (of colour `by`) on `from` reaches
+    /// `target`, treating the target as capturable whatever stands there.
+    fn capture_ray_reaches(&self, from: Square, cell: Cell, by: Color, target: Square) -> bool {
+        let moves = &self.variant.pieces[cell.id().index()].moves[by.index()];
+        for ray in &moves.rays {
+            if ray.mode & CAPTURE == 0 || ray.initial && !cell.is_virgin() {
+                continue;
+            }
+            let mut s = from;
+            let mut steps = 0u8;
+            let mut screened = ray.hop == HopKind::None;
+            loop {
+                if !self.step_open(s, ray) {
+                    break;
+                }
+                s = s.offset(ray.delta);
+                steps += 1;
+                let c = self.cell(s);
+                if c.is_off() {
+                    break;
+                }
+                let limit = ray.max != 0 && steps >= ray.max;
+                if ray.skip_first && steps == 1 {
+                    if limit {
+                        break;
+                    }
+                    continue;
+                }
+                if !screened {
+                    if c.is_piece() || s == target {
+                        if s == target {
+                            break;
+                        }
+                        screened = true;
+                        if ray.hop == HopKind::Grasshopper {
+                            if s.offset(ray.delta) == target {
+                                return true;
+                            }
+                            break;
+                        }
+                    }
+                    if limit {
+                        break;
+                    }
+                    continue;
+                }
+                if s == target {
+                    return true;
+                }
+                if c.is_piece() || limit {
+                    break;
+                }
+            }
+        }
+        false
+    }
+
+    /// The type of the man on `sq`, if any.
+    pub fn piece_id_at(&self, sq: Square) -> Option<PieceId> {
+        let c = self.cell(sq);
+        c.is_piece().then(|| c.id())
+    }
+}

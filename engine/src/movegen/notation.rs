@@ -1,0 +1,128 @@
+//! Move text in the coordinate notation of PROTOCOLS.md: `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h`
+//! gating, `e1g1` castling (`e1h1` king-takes-rook also read), `h1e1h` castling that gates on
+//! the rook's square, `0000` for a pass. Text is turned into a move only by matching it against
+//! the legal moves, so a parsed move is always legal.
+
+use std::fmt;
+
+use crate::board::position::Position;
+use crate::types::{split_square, Move, MoveKind};
+
+/// Why a move text was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in any notation we read.
+    Syntax(String),
+    /// The text is well formed but names no legal move here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(m) => write!(f, "malformed move '{m}'"),
+            MoveError::Illegal(m) => write!(f, "illegal move '{m}'"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Position {
+    /// The text of `mv` in this position.
+    pub fn move_text(&self, mv: Move) -> String {
+        let g = &self.variant.geometry;
+        let lower = |id: u8| self.variant.pieces[id as usize].letter.to_ascii_lowercase();
+        match mv.kind {
+            MoveKind::Pass => "0000".to_string(),
+            MoveKind::Drop => format!("{}@{}", self.variant.pieces[mv.piece as usize].letter, g.name(mv.to)),
+            MoveKind::Castle | MoveKind::CastleGateKing => {
+                let king_moves = g.file_of(mv.from).abs_diff(g.file_of(mv.to));
+                let to = if king_moves <= 1 { mv.aux } else { mv.to };
+                let mut s = format!("{}{}", g.name(mv.from), g.name(to));
+                if mv.kind == MoveKind::CastleGateKing {
+                    s.push(lower(mv.piece));
+                }
+                s
+            }
+            MoveKind::CastleGateRook => format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece)),
+            _ => {
+                let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
+                if mv.piece != Move::NO_PIECE {
+                    s.push(lower(mv.piece));
+                }
+                s
+            }
+        }
+    }
+
+    /// The legal move that `text` names.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
+        let t = text.trim().trim_end_matches('=');
+        if !well_formed(t) {
+            return Err(MoveError::Syntax(text.to_string()));
+        }
+        let wanted = t.to_ascii_lowercase();
+        let moves = self.legal_moves();
+        let g = &self.variant.geometry;
+        for &mv in moves.iter() {
+            if self.move_text(mv).to_ascii_lowercase() == wanted {
+                return Ok(mv);
+            }
+            let alternative = match mv.kind {
+                MoveKind::Castle => Some(format!("{}{}", g.name(mv.from), g.name(mv.aux))),
+                MoveKind::CastleGateKing => Some(format!(
+                    "{}{}{}",
+                    g.name(mv.from),
+                    g.name(mv.aux),
+                    self.variant.pieces[mv.piece as usize].letter.to_ascii_lowercase()
+                )),
+                MoveKind::Pass => Some(format!("{}{}", g.name(mv.from), g.name(mv.from))),
+                _ => None,
+            };
+            if alternative.is_some_and(|a| a == wanted) {
+                return Ok(mv);
+            }
+            if mv.kind == MoveKind::Pass && wanted == "@@@@" {
+                return Ok(mv);
+            }
+        }
+        Err(MoveError::Illegal(text.to_string()))
+    }
+
+    /// Parses and makes a move; on error the position is unchanged.
+    pub fn try_play(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.make_move(mv);
+        Ok(mv)
+    }
+}
+
+/// True when `t` has the shape of some move token (squares, drop, pass), whatever the position.
+fn well_formed(t: &str) -> bool {
+    if t == "0000" || t == "@@@@" {
+        return true;
+    }
+    if let Some((piece, square)) = t.split_once('@') {
+        let p = piece.trim_start_matches('+');
+        return p.len() == 1 && p.chars().all(|c| c.is_ascii_alphabetic()) && split_square(square).is_some();
+    }
+    let Some((first, rest)) = split_leading_square(t) else { return false };
+    let _ = first;
+    let Some((_, tail)) = split_leading_square(rest) else { return false };
+    tail.is_empty() || tail.len() == 1 && tail.chars().all(|c| c.is_ascii_alphabetic() || c == '+')
+}
+
+/// Splits a square name off the front of `t`.
+fn split_leading_square(t: &str) -> Option<(&str, &str)> {
+    let b = t.as_bytes();
+    if b.is_empty() || !b[0].is_ascii_lowercase() {
+        return None;
+    }
+    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count().min(2);
+    if digits == 0 {
+        return None;
+    }
+    let (sq, rest) = t.split_at(1 + digits);
+    split_square(sq).map(|_| (sq, rest))
+}

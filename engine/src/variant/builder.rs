@@ -1,0 +1,428 @@
+//! From a resolved INI section to a built [`Variant`]: each key parsed by its type, checks
+//! across keys, piece moves compiled for the geometry, and every key that was never read
+//! reported as unknown. All errors name the file, line and key.
+
+use std::sync::Arc;
+
+use super::compile::compile_piece;
+use super::config::{
+    parse_bool, parse_file_letter_or_number, parse_piece_letters, parse_piece_value_list, parse_rank,
+    parse_square_list, parse_uint, parse_value, ConfigError, GameValue, SectionConfig,
+};
+use super::tables::{AttackTables, PieceMask, CAPTURE, EN_PASSANT};
+use super::zobrist::Zobrist;
+use super::{CastlingRules, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
+use crate::board::Position;
+use crate::types::{Cell, Color, Geometry, PieceId, MAX_PIECE_TYPES};
+
+/// A problem in a variant definition, located at a file, line and key.
+pub type VariantError = ConfigError;
+
+/// The predefined piece names of the variants.ini format and their moves in XBetza.
+/// The pawn's double step is added separately (key `doubleStep`).
+const PREDEFINED: &[(&str, &str)] = &[
+    ("pawn", "fmWfceF"),
+    ("knight", "N"),
+    ("bishop", "B"),
+    ("rook", "R"),
+    ("queen", "Q"),
+    ("fers", "F"),
+    ("alfil", "A"),
+    ("fersAlfil", "FA"),
+    ("silver", "FfW"),
+    ("aiwok", "RNF"),
+    ("bers", "RF"),
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("knibis", "mNcB"),
+    ("biskni", "mBcN"),
+    ("kniroo", "mNcR"),
+    ("rookni", "mRcN"),
+    ("shogiPawn", "fW"),
+    ("lance", "fR"),
+    ("shogiKnight", "fN"),
+    ("gold", "WfF"),
+    ("dragonHorse", "BW"),
+    ("clobber", "cW"),
+    ("breakthrough", "fmWfF"),
+    ("immobile", ""),
+    ("cannon", "mRcpR"),
+    ("janggiCannon", "pR"),
+    ("soldier", "fsW"),
+    ("horse", "nN"),
+    ("elephant", "nA"),
+    ("janggiElephant", "nZ"),
+    ("banner", "RcpRnN"),
+    ("wazir", "W"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+    ("king", "K"),
+];
+
+/// The number of `customPieceN` slots.
+const CUSTOM_SLOTS: usize = 25;
+
+struct Errors(Vec<VariantError>);
+
+impl Errors {
+    fn take<T>(&mut self, r: Result<T, VariantError>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.0.push(e);
+                None
+            }
+        }
+    }
+}
+
+/// Builds a variant from its resolved section. `source` names where it came from.
+pub fn build(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<VariantError>> {
+    section.reset_consumed();
+    let mut errs = Errors(Vec::new());
+    let v = build_inner(section, source, &mut errs);
+    errs.0.extend(section.unconsumed_errors());
+    match v {
+        Some(v) if errs.0.is_empty() => Ok(v),
+        _ => {
+            if errs.0.is_empty() {
+                errs.0.push(section.error("the variant could not be built"));
+            }
+            errs.0.sort_by_key(|e| (e.file.clone(), e.line));
+            Err(errs.0)
+        }
+    }
+}
+
+fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<VariantRef> {
+    let files = errs.take(s.get_with("maxFile", parse_file_letter_or_number)).flatten().map_or(8, |f| f + 1);
+    let ranks = errs.take(s.get_with("maxRank", parse_rank)).flatten().map_or(8, |r| r + 1);
+    let geometry = match Geometry::new(files as u8, ranks as u8, 1) {
+        Ok(g) => g,
+        Err(e) => {
+            let at = s.peek("maxFile").or(s.peek("maxRank"));
+            errs.0.push(match at {
+                Some(entry) => entry.error(e),
+                None => s.error(e),
+            });
+            return None;
+        }
+    };
+
+    let double_step = errs.take(s.get_with("doubleStep", parse_bool)).flatten().unwrap_or(true);
+    let pieces = collect_pieces(s, &geometry, double_step, errs)?;
+    let letter_set = |key: &str, default: &str, errs: &mut Errors| -> Option<PieceMask> {
+        let letters = match s.get(key) {
+            None => parse_piece_letters(default).unwrap_or_default(),
+            Some(e) => errs.take(parse_piece_letters(&e.value).map_err(|r| e.error(r)))?,
+        };
+        let mut mask = 0;
+        for l in letters {
+            match pieces.iter().position(|p| p.letter == l.to_ascii_uppercase()) {
+                Some(i) => mask |= 1 << i,
+                None => {
+                    let e = s.peek(key).map_or_else(|| s.error(format!("no piece '{l}' for {key}")), |e| e.error(format!("no piece '{l}'")));
+                    errs.0.push(e);
+                }
+            }
+        }
+        Some(mask)
+    };
+
+    let pawn_types = letter_set("pawnTypes", "p", errs).unwrap_or(0);
+    let promo_pawns = match s.peek("promotionPawnTypes") {
+        Some(_) => letter_set("promotionPawnTypes", "", errs).unwrap_or(0),
+        None => pawn_types,
+    };
+    let ep_capturers = match s.peek("enPassantTypes") {
+        Some(_) => letter_set("enPassantTypes", "", errs).unwrap_or(0),
+        None => pawn_types,
+    };
+    let n_move_types = match s.peek("nMoveRuleTypes") {
+        Some(_) => letter_set("nMoveRuleTypes", "", errs).unwrap_or(0),
+        None => pawn_types,
+    };
+    let mut pieces = pieces;
+    for (i, p) in pieces.iter_mut().enumerate() {
+        if ep_capturers & (1 << i) == 0 {
+            for m in p.moves.iter_mut() {
+                for l in m.leaps.iter_mut() {
+                    l.mode &= !EN_PASSANT;
+                }
+                for r in m.rays.iter_mut() {
+                    r.mode &= !EN_PASSANT;
+                }
+            }
+        }
+    }
+
+    let promotion = build_promotion(s, &geometry, &pieces, promo_pawns, errs)?;
+    let castling = build_castling(s, &pieces, errs);
+    let gating = build_gating(s, errs);
+    let drops = errs.take(s.get_with("pieceDrops", parse_bool)).flatten().unwrap_or(false);
+    let captures_to_hand = errs.take(s.get_with("capturesToHand", parse_bool)).flatten().unwrap_or(false);
+    let checking = errs.take(s.get_with("checking", parse_bool)).flatten().unwrap_or(true);
+    let n_move_rule = errs.take(s.get_with("nMoveRule", parse_uint)).flatten().unwrap_or(50);
+    let n_fold_rule = errs.take(s.get_with("nFoldRule", parse_uint)).flatten().unwrap_or(3);
+    let stalemate_value = errs.take(s.get_with("stalemateValue", parse_value)).flatten().unwrap_or(GameValue::Draw);
+    let checkmate_value = errs.take(s.get_with("checkmateValue", parse_value)).flatten().unwrap_or(GameValue::Loss);
+    let template = s.value("variantTemplate").unwrap_or("fairy").to_string();
+    let piece_to_char_table = s.value("pieceToCharTable").map(str::to_string);
+    let pocket_size = errs.take(s.get_with("pocketSize", parse_uint)).flatten().unwrap_or(0);
+    let mg = errs.take(s.get_with("pieceValueMg", parse_piece_value_list)).flatten().unwrap_or_default();
+    let eg = errs.take(s.get_with("pieceValueEg", parse_piece_value_list)).flatten().unwrap_or_default();
+    let mut piece_values: Vec<(char, Option<i32>, Option<i32>)> = Vec::new();
+    for (l, v) in mg {
+        piece_values.push((l, Some(v), eg.iter().find(|e| e.0 == l).map(|e| e.1)));
+    }
+    for (l, v) in eg {
+        if !piece_values.iter().any(|p| p.0 == l) {
+            piece_values.push((l, None, Some(v)));
+        }
+    }
+
+    let start_fen_entry = s.get("startFen");
+    let start_fen = start_fen_entry
+        .map(|e| e.value.clone())
+        .unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string());
+    let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
+
+    let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
+    let white: Vec<_> = pieces.iter().map(|p| &p.moves[0]).collect();
+    let black: Vec<_> = pieces.iter().map(|p| &p.moves[1]).collect();
+    let attacks = [AttackTables::build(&white), AttackTables::build(&black)];
+    let simple_attacks = attacks.iter().all(|a| a.general == 0);
+    let ep_attacks = [ep_attack_table(&pieces, Color::White), ep_attack_table(&pieces, Color::Black)];
+    let ep_two_squares = pieces.iter().enumerate().any(|(i, p)| {
+        pawn_types & (1 << i) != 0 && p.moves[0].rays.iter().any(|r| r.double_step.is_some() && r.delta % geometry.stride() as i16 != 0)
+    });
+    let mut empty_board = vec![Cell::OFF; geometry.num_cells()];
+    for sq in geometry.squares() {
+        empty_board[sq.index()] = Cell::EMPTY;
+    }
+
+    let variant = Variant {
+        name: s.name.clone(),
+        zobrist: Zobrist::new(geometry.num_cells()),
+        geometry,
+        pieces,
+        start_fen,
+        castling,
+        promotion,
+        ep_types: pawn_types,
+        gating,
+        drops,
+        captures_to_hand,
+        has_hand,
+        royal_mask,
+        checking,
+        n_move_rule: 2 * n_move_rule,
+        n_fold_rule,
+        stalemate_value,
+        checkmate_value,
+        pawn_like: n_move_types,
+        attacks,
+        ep_attacks,
+        ep_two_squares,
+        simple_attacks,
+        empty_board,
+        source: source.to_string(),
+        template,
+        piece_to_char_table,
+        pocket_size,
+        piece_values,
+    };
+    let variant = Arc::new(variant);
+    if let Err(e) = Position::from_fen(&variant, &variant.start_fen) {
+        let at = start_fen_entry.map_or_else(|| s.error(format!("start position: {e}")), |en| en.error(e.to_string()));
+        errs.0.push(at);
+        return None;
+    }
+    Some(variant)
+}
+
+/// Every piece assignment of the section, in order: predefined names and `customPieceN` slots,
+/// `name = letter` or `name = letter:betza`; `name = -` removes an inherited piece.
+fn collect_pieces(s: &SectionConfig, g: &Geometry, double_step: bool, errs: &mut Errors) -> Option<Vec<PieceDef>> {
+    let mut out: Vec<PieceDef> = Vec::new();
+    let keys: Vec<String> = s.keys().map(str::to_string).collect();
+    for key in keys {
+        let predefined = PREDEFINED.iter().find(|(n, _)| *n == key).map(|(_, b)| *b);
+        let custom = key.strip_prefix("customPiece").and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=CUSTOM_SLOTS).contains(n));
+        if predefined.is_none() && custom.is_none() {
+            continue;
+        }
+        let Some(entry) = s.get(&key) else { continue };
+        let value = entry.value.trim();
+        if value == "-" || value.is_empty() {
+            continue;
+        }
+        let (letter_text, betza) = match value.split_once(':') {
+            Some((l, b)) => (l.trim(), b.trim().to_string()),
+            None if custom.is_some() => {
+                errs.0.push(entry.error("a custom piece needs 'letter:betza'"));
+                continue;
+            }
+            None => {
+                let base = predefined.unwrap_or_default().to_string();
+                let base = if key == "pawn" && double_step { format!("{base}ifmnD") } else { base };
+                (value, base)
+            }
+        };
+        let mut chars = letter_text.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+            _ => {
+                errs.0.push(entry.error(format!("'{letter_text}' is not a single piece letter")));
+                continue;
+            }
+        };
+        if let Some(other) = out.iter().find(|p| p.letter == letter) {
+            errs.0.push(entry.error(format!("letter '{}' is already used by {}", letter.to_ascii_lowercase(), other.name)));
+            continue;
+        }
+        if out.len() == MAX_PIECE_TYPES {
+            errs.0.push(entry.error(format!("more than {MAX_PIECE_TYPES} piece types")));
+            continue;
+        }
+        match compile_piece(&betza, g) {
+            Ok(compiled) => out.push(PieceDef {
+                name: key.clone(),
+                letter,
+                betza,
+                royal: key == "king",
+                moves: compiled.moves,
+                has_initial_moves: compiled.has_initial_moves,
+            }),
+            Err(e) => errs.0.push(entry.error(e)),
+        }
+    }
+    if out.is_empty() {
+        errs.0.push(s.error("the variant defines no pieces"));
+        return None;
+    }
+    Some(out)
+}
+
+fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
+    letters
+        .iter()
+        .map(|l| {
+            pieces
+                .iter()
+                .position(|p| p.letter == l.to_ascii_uppercase())
+                .map(|i| PieceId(i as u8))
+                .ok_or_else(|| format!("no piece '{l}'"))
+        })
+        .collect()
+}
+
+fn build_promotion(
+    s: &SectionConfig,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    pawn_types: PieceMask,
+    errs: &mut Errors,
+) -> Option<PromotionRules> {
+    let mut rules = PromotionRules { pawn_types, ..PromotionRules::default() };
+    let shared = s.get_with("promotionPieceTypes", |v| parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l)));
+    let shared = errs.take(shared).flatten();
+    for (i, key) in ["promotionPieceTypesWhite", "promotionPieceTypesBlack"].iter().enumerate() {
+        let own = errs.take(s.get_with(key, |v| parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l)))).flatten();
+        // The default, "qrbn", keeps only the letters this variant has.
+        rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
+            ['q', 'r', 'b', 'n'].iter().filter_map(|&l| letter_ids(pieces, &[l]).ok()).flatten().collect()
+        });
+    }
+    for (i, (key, default_rank)) in [("promotionRegionWhite", g.ranks as usize - 1), ("promotionRegionBlack", 0)].iter().enumerate() {
+        let mut zone = vec![false; g.num_cells()];
+        let squares = match s.get(key) {
+            None => (0..g.files as usize).map(|f| (f, *default_rank)).collect(),
+            Some(e) => errs.take(parse_square_list(&e.value, g.files as usize, g.ranks as usize).map_err(|r| e.error(r)))?,
+        };
+        for (f, r) in squares {
+            zone[g.square(0, f, r).index()] = true;
+        }
+        rules.zone[i] = zone;
+    }
+    rules.mandatory = errs.take(s.get_with("mandatoryPawnPromotion", parse_bool)).flatten().unwrap_or(true);
+    rules.immobility_illegal = errs.take(s.get_with("immobilityIllegal", parse_bool)).flatten().unwrap_or(false);
+    if let Some(e) = s.get("promotionLimit") {
+        let list = errs.take(parse_piece_value_list(&e.value).map_err(|r| e.error(r)))?;
+        for (l, n) in list {
+            match letter_ids(pieces, &[l]) {
+                Ok(ids) if (1..=255).contains(&n) => rules.limit[ids[0].index()] = n as u8,
+                Ok(_) => errs.0.push(e.error(format!("limit {n} for '{l}' is out of range"))),
+                Err(r) => errs.0.push(e.error(r)),
+            }
+        }
+    }
+    Some(rules)
+}
+
+fn build_castling(s: &SectionConfig, pieces: &[PieceDef], errs: &mut Errors) -> Option<CastlingRules> {
+    let enabled = errs.take(s.get_with("castling", parse_bool)).flatten().unwrap_or(true);
+    let kingside_file = errs.take(s.get_with("castlingKingsideFile", parse_file_letter_or_number)).flatten().unwrap_or(6);
+    let queenside_file = errs.take(s.get_with("castlingQueensideFile", parse_file_letter_or_number)).flatten().unwrap_or(2);
+    let rank = errs.take(s.get_with("castlingRank", parse_rank)).flatten().unwrap_or(0);
+    let king_file = errs.take(s.get_with("castlingKingFile", parse_file_letter_or_number)).flatten().unwrap_or(4);
+    let king_letters = errs
+        .take(s.get_with("castlingKingPiece", parse_piece_letters))
+        .flatten()
+        .unwrap_or_else(|| vec!['k']);
+    let rook_key = if s.contains_key("castlingRookPieces") { "castlingRookPieces" } else { "castlingRookPiece" };
+    let rook_letters = errs.take(s.get_with(rook_key, parse_piece_letters)).flatten().unwrap_or_else(|| vec!['r']);
+    if !enabled {
+        return None;
+    }
+    let king = letter_ids(pieces, &king_letters).ok()?.first().copied()?;
+    let rooks = letter_ids(pieces, &rook_letters).ok()?.iter().fold(0u32, |m, id| m | 1 << id.0);
+    if rooks == 0 {
+        return None;
+    }
+    Some(CastlingRules { rank, kingside_file, queenside_file, king, king_file, rooks })
+}
+
+fn build_gating(s: &SectionConfig, errs: &mut Errors) -> Option<GatingRules> {
+    let gating = errs.take(s.get_with("gating", parse_bool)).flatten().unwrap_or(false);
+    let seirawan = errs.take(s.get_with("seirawanGating", parse_bool)).flatten().unwrap_or(false);
+    match (gating, seirawan) {
+        (true, true) => Some(GatingRules { rank: 0 }),
+        (false, false) => None,
+        (true, false) => {
+            if let Some(e) = s.peek("gating") {
+                errs.0.push(e.error("gating without seirawanGating is not supported"));
+            }
+            None
+        }
+        (false, true) => {
+            if let Some(e) = s.peek("seirawanGating") {
+                errs.0.push(e.error("seirawanGating requires gating = true"));
+            }
+            None
+        }
+    }
+}
+
+/// Where `color`'s e.p. capturers stand relative to the e.p. square, per piece type.
+fn ep_attack_table(pieces: &[PieceDef], color: Color) -> Vec<(i16, PieceMask)> {
+    let mut out: Vec<(i16, PieceMask)> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let m = &p.moves[color.index()];
+        let deltas = m
+            .leaps
+            .iter()
+            .filter(|l| l.mode & EN_PASSANT != 0)
+            .map(|l| l.delta)
+            .chain(m.rays.iter().filter(|r| r.mode & EN_PASSANT != 0 && r.max == 1).map(|r| r.delta));
+        for d in deltas {
+            match out.iter_mut().find(|e| e.0 == -d) {
+                Some(e) => e.1 |= 1 << i,
+                None => out.push((-d, 1 << i)),
+            }
+        }
+    }
+    let _ = CAPTURE;
+    out
+}

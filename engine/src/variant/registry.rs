@@ -1,0 +1,111 @@
+//! The variants an engine knows: the built-in definitions embedded in the binary (built once,
+//! lazily) and any loaded from user files at run time, which may inherit from them.
+
+use std::collections::BTreeMap;
+
+use once_cell::sync::Lazy;
+
+use super::builder::{build, VariantError};
+use super::config::{parse_config, ConfigError, SectionConfig};
+use super::VariantRef;
+
+/// The text of the built-in variant file.
+pub const BUILTIN_INI: &str = include_str!("builtin/variants.ini");
+
+/// Other names accepted for built-in variants (GUIs use them).
+const ALIASES: &[(&str, &str)] = &[("standard", "chess"), ("normal", "chess"), ("fide", "chess")];
+
+static BUILTIN: Lazy<Registry> = Lazy::new(|| {
+    let mut r = Registry { configs: BTreeMap::new(), variants: BTreeMap::new(), order: Vec::new() };
+    if let Err(errors) = r.load_text(BUILTIN_INI, "built-in variants.ini", "built-in") {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!("the built-in variant file is broken:\n{}", text.join("\n"));
+    }
+    r
+});
+
+/// A built-in variant by name (or alias), case-insensitive.
+pub fn builtin(name: &str) -> Option<VariantRef> {
+    BUILTIN.get(name)
+}
+
+/// The names of the built-in variants, in file order.
+pub fn builtin_names() -> Vec<String> {
+    BUILTIN.names()
+}
+
+/// A set of known variants: their resolved sections (so later files can inherit from them) and
+/// the built variants.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    configs: BTreeMap<String, SectionConfig>,
+    variants: BTreeMap<String, VariantRef>,
+    order: Vec<String>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
+impl Registry {
+    /// The built-in variants.
+    pub fn new() -> Registry {
+        BUILTIN.clone()
+    }
+
+    /// Looks a variant up by name or alias, case-insensitive.
+    pub fn get(&self, name: &str) -> Option<VariantRef> {
+        let lower = name.trim().to_ascii_lowercase();
+        let key = ALIASES.iter().find(|(a, _)| *a == lower).map_or(lower.as_str(), |(_, n)| n);
+        self.variants.get(key).cloned()
+    }
+
+    /// The names of all variants, built-ins first, then in loading order.
+    pub fn names(&self) -> Vec<String> {
+        self.order.clone()
+    }
+
+    /// Loads every variant of a definition file; returns the names loaded. Nothing is added
+    /// when the file has an error.
+    pub fn load_file(&mut self, path: &str) -> Result<Vec<String>, Vec<VariantError>> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![ConfigError { file: path.to_string(), line: 0, key: None, message: format!("cannot read: {e}") }]
+        })?;
+        self.load_text(&text, path, path)
+    }
+
+    /// Loads every variant of a definition text (`file` names it in errors).
+    pub fn load_text(&mut self, text: &str, file: &str, source: &str) -> Result<Vec<String>, Vec<VariantError>> {
+        let known = |name: &str| self.configs.get(name).cloned();
+        let sections = parse_config(text, file, &known)?;
+        let mut built = Vec::new();
+        let mut errors = Vec::new();
+        for section in &sections {
+            match build(section, source) {
+                Ok(v) => built.push((section.clone(), v)),
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut names = Vec::new();
+        for (section, variant) in built {
+            let name = section.name.clone();
+            if !self.order.contains(&name) {
+                self.order.push(name.clone());
+            }
+            self.configs.insert(name.clone(), section);
+            self.variants.insert(name.clone(), variant);
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    /// Parses and builds a definition text without keeping anything: every problem found.
+    pub fn check_text(&self, text: &str, file: &str) -> Result<Vec<String>, Vec<VariantError>> {
+        self.clone().load_text(text, file, file)
+    }
+}

@@ -1,0 +1,166 @@
+//! Compiled move tables: each piece's single-leg moves as mailbox steps for one colour, split
+//! into the fast paths (plain leaps, plain slides) and the general path (everything else), plus
+//! the per-colour attack tables that the attack test runs backwards from a target square.
+
+use crate::types::MAX_PIECE_TYPES;
+
+/// The move may go to an empty square.
+pub const QUIET: u8 = 1;
+/// The move may capture an enemy man.
+pub const CAPTURE: u8 = 2;
+/// The move may capture en passant (onto the e.p. square).
+pub const EN_PASSANT: u8 = 4;
+
+/// How a general ray treats the men on its path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HopKind {
+    /// An ordinary leap or slide: the first man met stops it.
+    None,
+    /// `p`: jumps exactly one man (the screen), then moves on as an ordinary slide.
+    Cannon,
+    /// `g`: jumps the first man met and lands on the square just beyond it.
+    Grasshopper,
+}
+
+/// A single-leg move that needs the general generator: a leap or a ride with conditions.
+///
+/// Every step from `s` goes to `s + delta`; before a step, the squares `s + path[..]` must not
+/// all be blocked (for an oblique lame leap there are two routes, and the step is blocked only
+/// when both have an occupied square; a straight lame leap has one route).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ray {
+    /// The mailbox offset of one step.
+    pub delta: i16,
+    /// The largest number of steps; 0 = unlimited.
+    pub max: u8,
+    /// [`QUIET`], [`CAPTURE`], [`EN_PASSANT`] bits.
+    pub mode: u8,
+    /// Only for a man that has never moved.
+    pub initial: bool,
+    /// Hopping behaviour.
+    pub hop: HopKind,
+    /// `j` on a slider: the first square is skipped whatever it holds.
+    pub skip_first: bool,
+    /// `j` on a leaper: the square(s) jumped over must be occupied.
+    pub must_jump: bool,
+    /// Routes of squares (offsets from the step's start) that must be clear: the step is
+    /// possible when at least one route is wholly empty. Empty = no condition.
+    pub routes: Vec<Vec<i16>>,
+    /// A non-capturing lame leap of a pawn type that leaves an e.p. square (the square passed).
+    pub double_step: Option<i16>,
+}
+
+/// A plain leap: one step to `delta`, no conditions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Leap {
+    /// The mailbox offset.
+    pub delta: i16,
+    /// [`QUIET`] and/or [`CAPTURE`].
+    pub mode: u8,
+}
+
+/// A plain slide: steps of `delta` until the first man or the range ends.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slide {
+    /// The mailbox offset of one step.
+    pub delta: i16,
+    /// [`QUIET`] and/or [`CAPTURE`].
+    pub mode: u8,
+    /// The largest number of steps; 0 = unlimited.
+    pub max: u8,
+}
+
+/// All single-leg moves of one piece type for one colour.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PieceMoves {
+    /// Plain leaps.
+    pub leaps: Vec<Leap>,
+    /// Plain slides.
+    pub slides: Vec<Slide>,
+    /// Everything else (lame, hopping, initial-only, en passant, jumping).
+    pub rays: Vec<Ray>,
+}
+
+impl PieceMoves {
+    /// True when some move of this piece can capture.
+    pub fn can_capture(&self) -> bool {
+        self.leaps.iter().any(|l| l.mode & CAPTURE != 0)
+            || self.slides.iter().any(|s| s.mode & CAPTURE != 0)
+            || self.rays.iter().any(|r| r.mode & CAPTURE != 0)
+    }
+}
+
+/// A bit set of piece ids.
+pub type PieceMask = u32;
+
+const _: () = assert!(MAX_PIECE_TYPES <= 32);
+
+/// One leap attack, seen from the target: a man of a type in `mask` standing `-delta` away
+/// attacks the target (the stored `delta` is already negated: attacker = target + delta).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LeapAttack {
+    /// Offset from the target to the attacker.
+    pub delta: i16,
+    /// Piece types that attack by this leap.
+    pub mask: PieceMask,
+}
+
+/// One slide attack direction, seen from the target: walking `delta` from the target, the first
+/// man met attacks it when his type is in `unlimited`, or in a `limited` entry whose range
+/// reaches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlideAttack {
+    /// Offset of one step from the target towards the attacker.
+    pub delta: i16,
+    /// Types that slide any distance in this direction.
+    pub unlimited: PieceMask,
+    /// Types with a range limit: (type mask, largest number of steps).
+    pub limited: Vec<(PieceMask, u8)>,
+}
+
+/// The attack tables of one colour: how that colour's men attack a square.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackTables {
+    /// Plain leap attacks, one entry per distinct offset.
+    pub leaps: Vec<LeapAttack>,
+    /// Plain slide attacks, one entry per direction.
+    pub slides: Vec<SlideAttack>,
+    /// Types whose captures are not plain leaps or slides (the attack test generates their
+    /// captures forwards instead).
+    pub general: PieceMask,
+}
+
+impl AttackTables {
+    /// Builds the attack tables of one colour from its pieces' compiled moves.
+    pub fn build(moves: &[&PieceMoves]) -> AttackTables {
+        let mut t = AttackTables::default();
+        for (id, m) in moves.iter().enumerate() {
+            let bit = 1u32 << id;
+            for l in m.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                match t.leaps.iter_mut().find(|a| a.delta == -l.delta) {
+                    Some(a) => a.mask |= bit,
+                    None => t.leaps.push(LeapAttack { delta: -l.delta, mask: bit }),
+                }
+            }
+            for s in m.slides.iter().filter(|s| s.mode & CAPTURE != 0) {
+                let idx = match t.slides.iter().position(|a| a.delta == -s.delta) {
+                    Some(i) => i,
+                    None => {
+                        t.slides.push(SlideAttack { delta: -s.delta, unlimited: 0, limited: Vec::new() });
+                        t.slides.len() - 1
+                    }
+                };
+                let a = &mut t.slides[idx];
+                if s.max == 0 {
+                    a.unlimited |= bit;
+                } else {
+                    a.limited.push((bit, s.max));
+                }
+            }
+            if m.rays.iter().any(|r| r.mode & CAPTURE != 0) {
+                t.general |= bit;
+            }
+        }
+        t
+    }
+}

@@ -1,0 +1,85 @@
+//! Zobrist hash keys for one variant's geometry: men on squares, never-moved men, side to move,
+//! castling rights, e.p. squares, the hands and the turn phase. Seeded, so every run and every
+//! thread gets the same keys.
+
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+
+use crate::types::{Cell, Square, MAX_PIECE_TYPES};
+
+/// The most men of one type a hand can hold that get distinct keys; larger counts reuse the last.
+pub const MAX_HAND_COUNT: usize = 32;
+
+/// Hash keys for one variant.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    cells: usize,
+    piece: Vec<u64>,
+    virgin: Vec<u64>,
+    ep: Vec<u64>,
+    /// XORed in when Black is to move.
+    pub side: u64,
+    castling: [u64; 16],
+    hand: Vec<u64>,
+    phase: [u64; 4],
+}
+
+impl Zobrist {
+    /// Keys for a mailbox of `cells` cells.
+    pub fn new(cells: usize) -> Zobrist {
+        let mut rng = SmallRng::seed_from_u64(0x43_68_69_6D_65_72_61_21);
+        let mut take = |n: usize| (0..n).map(|_| rng.next_u64()).collect::<Vec<u64>>();
+        let piece = take(2 * MAX_PIECE_TYPES * cells);
+        let virgin = take(cells);
+        let ep = take(cells);
+        let side = take(1)[0];
+        let mut castling = [0u64; 16];
+        let bits = take(4);
+        for (rights, key) in castling.iter_mut().enumerate() {
+            *key = (0..4).filter(|b| rights & (1 << b) != 0).fold(0, |k, b| k ^ bits[b]);
+        }
+        let hand = take(2 * MAX_PIECE_TYPES * (MAX_HAND_COUNT + 1));
+        let ph = take(4);
+        Zobrist { cells, piece, virgin, ep, side, castling, hand, phase: [0, ph[1], ph[2], ph[3]] }
+    }
+
+    /// The key of the man in `cell` on `sq` (the never-moved flag is keyed separately).
+    #[inline(always)]
+    pub fn piece(&self, cell: Cell, sq: Square) -> u64 {
+        self.piece[cell.colored_index() * self.cells + sq.index()]
+    }
+
+    /// The key of a never-moved man on `sq`.
+    #[inline(always)]
+    pub fn virgin(&self, sq: Square) -> u64 {
+        self.virgin[sq.index()]
+    }
+
+    /// The key of an e.p. square.
+    #[inline(always)]
+    pub fn ep(&self, sq: Square) -> u64 {
+        self.ep[sq.index()]
+    }
+
+    /// The key of a set of castling rights (4 bits).
+    #[inline(always)]
+    pub fn castling(&self, rights: u8) -> u64 {
+        self.castling[rights as usize & 15]
+    }
+
+    /// The key of holding `count` men of one coloured type (index from [`Cell::colored_index`]).
+    #[inline(always)]
+    pub fn hand(&self, colored_index: usize, count: u8) -> u64 {
+        if count == 0 {
+            return 0;
+        }
+        let c = (count as usize).min(MAX_HAND_COUNT);
+        self.hand[colored_index * (MAX_HAND_COUNT + 1) + c]
+    }
+
+    /// The key of a turn phase (0 = none).
+    #[inline(always)]
+    pub fn phase(&self, phase: u8) -> u64 {
+        self.phase[phase as usize & 3]
+    }
+}

@@ -1,0 +1,200 @@
+//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`.
+//! Arguments are parsed into a typed command first, then run; every error is a message on
+//! standard error and a non-zero exit code, never a panic.
+
+use std::io::Write;
+use std::time::Instant;
+
+use chimera_engine::variant::Registry;
+use chimera_engine::Position;
+
+const USAGE: &str = "\
+usage: chimera <command> [options]
+
+commands:
+  perft DEPTH [--variant V] [--fen FEN] [--threads N]
+                      count the legal move paths of length DEPTH, split by root move
+  variants            list the variants this engine knows
+  check FILE          parse and build a variant file without using it; report every problem
+  help                this text
+
+common options:
+  --variants FILE     load extra variant definitions (INI, Fairy-Stockfish variants.ini style)
+";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Perft { depth: u32, variant: String, fen: Option<String>, threads: usize },
+    Variants,
+    Check { file: String },
+    Help,
+}
+
+/// Options that every command accepts.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Common {
+    variant_files: Vec<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
+    let mut common = Common::default();
+    let mut positional: Vec<&str> = Vec::new();
+    let mut variant = "chess".to_string();
+    let mut fen = None;
+    let mut threads = 1usize;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = |name: &str| -> Result<String, String> {
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| format!("{name} needs a value"))
+        };
+        match a {
+            "--variants" => common.variant_files.push(value(a)?),
+            "--variant" => variant = value(a)?,
+            "--fen" => fen = Some(value(a)?),
+            "--threads" => {
+                let v = value(a)?;
+                threads = v.parse().ok().filter(|&t| t >= 1).ok_or_else(|| format!("bad thread count '{v}'"))?;
+            }
+            "-h" | "--help" => positional.insert(0, "help"),
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
+            s => positional.push(s),
+        }
+        i += 1;
+    }
+    let command = match positional.as_slice() {
+        [] | ["help"] => Command::Help,
+        ["help", ..] => Command::Help,
+        ["perft", depth] => {
+            let depth = depth.parse().map_err(|_| format!("bad depth '{depth}'"))?;
+            Command::Perft { depth, variant, fen, threads }
+        }
+        ["perft"] => return Err("perft needs a depth".into()),
+        ["variants"] => Command::Variants,
+        ["check", file] => Command::Check { file: file.to_string() },
+        [cmd, ..] => return Err(format!("unknown command or extra arguments: '{cmd}' (try 'chimera help')")),
+    };
+    Ok((command, common))
+}
+
+/// Runs a command line; returns the process exit code.
+pub fn run(args: &[String]) -> i32 {
+    let (command, common) = match parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            return 2;
+        }
+    };
+    let mut registry = Registry::new();
+    for file in &common.variant_files {
+        if let Err(errors) = registry.load_file(file) {
+            for e in errors {
+                eprintln!("chimera: {e}");
+            }
+            return 1;
+        }
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let result = match command {
+        Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
+        Command::Variants => list_variants(&registry, &mut out),
+        Command::Check { file } => check_file(&registry, &file, &mut out),
+        Command::Perft { depth, variant, fen, threads } => perft(&registry, depth, &variant, fen.as_deref(), threads, &mut out),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            1
+        }
+    }
+}
+
+fn list_variants(registry: &Registry, out: &mut impl Write) -> Result<(), String> {
+    for name in registry.names() {
+        let Some(v) = registry.get(&name) else { continue };
+        let g = &v.geometry;
+        writeln!(out, "{name:<12} {}x{} {:>2} piece types  {}  [{}]", g.files, g.ranks, v.num_pieces(), v.start_fen, v.source)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn check_file(registry: &Registry, file: &str, out: &mut impl Write) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    match registry.check_text(&text, file) {
+        Ok(names) => {
+            for n in names {
+                writeln!(out, "variant {n}: ok").map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        }
+        Err(errors) => {
+            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            Err(format!("{} problem(s):\n{}", lines.len(), lines.join("\n")))
+        }
+    }
+}
+
+fn perft(registry: &Registry, depth: u32, variant: &str, fen: Option<&str>, threads: usize, out: &mut impl Write) -> Result<(), String> {
+    let v = registry.get(variant).ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
+        None => Position::startpos(&v),
+    };
+    let start = Instant::now();
+    let divide = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+        pool.install(|| pos.perft_divide(depth, true))
+    } else {
+        pos.perft_divide(depth, false)
+    };
+    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|d| d.1).sum() };
+    let elapsed = start.elapsed();
+    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    for (mv, n) in &divide {
+        w(out, format!("{}: {}", pos.move_text(*mv), n))?;
+    }
+    w(out, String::new())?;
+    let secs = elapsed.as_secs_f64();
+    eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    w(out, format!("Nodes searched: {total}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn parses_perft_with_options() {
+        let (c, common) = parse_args(&args("perft 3 --variant grand --threads 2 --variants x.ini")).unwrap();
+        assert_eq!(c, Command::Perft { depth: 3, variant: "grand".into(), fen: None, threads: 2 });
+        assert_eq!(common.variant_files, vec!["x.ini".to_string()]);
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        for bad in ["perft", "perft x", "perft 3 --threads 0", "perft 3 --fen", "frobnicate", "perft 3 --bogus 1"] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn perft_reports_unknown_variants_and_bad_fens_as_errors() {
+        let r = Registry::new();
+        let mut out = Vec::new();
+        assert!(perft(&r, 1, "nosuch", None, 1, &mut out).is_err());
+        assert!(perft(&r, 1, "chess", Some("8/8/8 w - -"), 1, &mut out).is_err());
+        assert!(perft(&r, 2, "chess", None, 1, &mut out).is_ok());
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.trim_end().ends_with("Nodes searched: 400"), "{text}");
+    }
+}
