@@ -48,7 +48,8 @@ impl Color {
     }
 }
 
-/// The largest number of piece types a variant may define (ids 0..31).
+/// The size of per-piece-type tables; a variant may define up to 31 types (ids 0..30), since
+/// id 31 marks the border.
 pub const MAX_PIECE_TYPES: usize = 32;
 
 /// A piece type: an index into the variant's piece table. Pieces are data, not an enum.
@@ -78,7 +79,10 @@ pub struct Piece {
 ///  bit 7    bit 6    bit 5     bits 4..0
 ///  black    white    virgin    piece id (0..31)
 /// ```
-/// `0` is an empty square; a value with neither colour bit but not zero is off the board.
+/// `0` is an empty square; a value with both colour bits is off the board. Off-board cells
+/// look like a man of either side to the bit tests of the move generator ("not own and not
+/// empty" is an enemy; "own" stops every move), so border checks cost nothing; their id, 31,
+/// is never a real piece type.
 /// The virgin bit marks a man that has never moved (initial moves, castling partners,
 /// gating squares); it travels with the man and is lost when he first moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -88,7 +92,7 @@ impl Cell {
     /// An empty square.
     pub const EMPTY: Cell = Cell(0);
     /// A square of the border around the board(s).
-    pub const OFF: Cell = Cell(0x1F);
+    pub const OFF: Cell = Cell(0xDF);
     /// The colour bit of White's men.
     pub const WHITE_BIT: u8 = 0x40;
     /// The colour bit of Black's men.
@@ -115,19 +119,20 @@ impl Cell {
     /// True for a square holding a man of either colour.
     #[inline(always)]
     pub fn is_piece(self) -> bool {
-        self.0 & Cell::COLOR_BITS != 0
+        let bits = self.0 & Cell::COLOR_BITS;
+        bits != 0 && bits != Cell::COLOR_BITS
     }
 
     /// True for a border square.
     #[inline(always)]
     pub fn is_off(self) -> bool {
-        self.0 != 0 && self.0 & Cell::COLOR_BITS == 0
+        self.0 & Cell::COLOR_BITS == Cell::COLOR_BITS
     }
 
     /// True when the cell holds a man of colour `c`.
     #[inline(always)]
     pub fn is_color(self, c: Color) -> bool {
-        self.0 & c.cell_bit() != 0
+        self.0 & Cell::COLOR_BITS == c.cell_bit()
     }
 
     /// The owner of the man here; `None` for empty or border squares.

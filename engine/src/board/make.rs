@@ -19,7 +19,7 @@ impl Position {
     }
 
     fn edit_shift(&mut self, changes: &mut ArrayVec<Change, 12>, from: Square, to: Square, cell: Cell) {
-        let old = self.cell(from);
+        let old = self.cell_fast(from);
         self.shift(from, to, cell);
         changes.push(Change::Shifted(from, to, old));
     }
@@ -60,10 +60,10 @@ impl Position {
 
         match mv.kind {
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Gate | MoveKind::EnPassant => {
-                let mover = self.cell(mv.from);
+                let mover = self.cell_fast(mv.from);
                 irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
                 let victim_sq = if mv.kind == MoveKind::EnPassant { mv.aux } else { mv.to };
-                if self.cell(victim_sq).is_piece() {
+                if self.cell_fast(victim_sq).is_piece() {
                     self.capture(&mut changes, victim_sq);
                     irreversible = true;
                 }
@@ -157,7 +157,7 @@ impl Position {
     pub(crate) fn ep_capture_possible(&self, passed: Square, by: Color) -> bool {
         let bit = by.cell_bit();
         for (delta, mask) in self.variant.ep_attacks[by.index()].iter().copied() {
-            let c = self.cell(passed.offset(delta));
+            let c = self.cell_fast(passed.offset(delta));
             if c.0 & bit != 0 && mask & (1 << c.id().0) != 0 {
                 return true;
             }

@@ -149,7 +149,21 @@ impl Position {
     /// The cell at `sq`.
     #[inline(always)]
     pub fn cell(&self, sq: Square) -> Cell {
-        self.board[sq.index()]
+        self.board.get(sq.index()).copied().unwrap_or(Cell::OFF)
+    }
+
+    /// The cell at `sq`, without a bounds check: for the move generator, which only looks at
+    /// real squares and at squares one atom (at most 3 files and 3 ranks) away from a real
+    /// square, all of which lie inside the padded array by construction of [`Geometry`].
+    ///
+    /// [`Geometry`]: crate::types::Geometry
+    #[inline(always)]
+    pub(crate) fn cell_fast(&self, sq: Square) -> Cell {
+        debug_assert!(sq.index() < self.board.len(), "square outside the mailbox");
+        // SAFETY: callers pass a real square or a square at most one atom away from a real
+        // square; the geometry pads every board with PAD >= 3 border cells on every side (the
+        // border rows, plus the extra bottom row for leftward wraps), so the index is in bounds.
+        unsafe { *self.board.get_unchecked(sq.index()) }
     }
 
     /// The man on `sq`, if any.
@@ -240,9 +254,7 @@ impl Position {
     fn hash_cell(&self, sq: Square, cell: Cell) -> u64 {
         let z = &self.variant.zobrist;
         let mut k = z.piece(cell, sq);
-        if cell.is_virgin() && self.variant.pieces[cell.id().index()].has_initial_moves
-            || cell.is_virgin() && self.virgin_is_gate_right(sq, cell)
-        {
+        if cell.0 & Cell::VIRGIN != 0 && self.variant.virgin_keyed & (1 << cell.id().0) != 0 {
             k ^= z.virgin(sq);
         }
         k

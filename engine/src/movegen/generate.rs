@@ -29,7 +29,7 @@ impl Position {
             self.generate_from(from, list);
         }
         if self.variant.castling.is_some() && self.st.castling != 0 {
-            self.generate_castling(list);
+            self.generate_castling(list, None);
         }
         if self.variant.drops {
             self.generate_drops(list);
@@ -38,98 +38,73 @@ impl Position {
 
     /// Appends the pseudo-legal moves of the man on `from` (with their gating forms).
     pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) {
-        let us = self.side;
-        let cell = self.cell(from);
-        let id = cell.id();
+        let cell = self.cell_fast(from);
         let first = list.len();
-        let moves = &self.variant.pieces[id.index()].moves[us.index()];
-        let them_bit = us.opposite().cell_bit();
-        let promotes = self.variant.promotion.pawn_types & (1 << id.0) != 0;
-        if promotes {
-            self.generate_rays_general(from, cell, list, true);
+        if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
+            self.generate_plain::<true>(from, cell, list);
         } else {
-            for leap in &moves.leaps {
-                let to = from.offset(leap.delta);
-                let c = self.cell(to);
-                if c.is_empty() {
-                    if leap.mode & QUIET != 0 {
-                        push(list, Move::normal(from, to));
-                    }
-                } else if c.0 & them_bit != 0 && leap.mode & CAPTURE != 0 {
-                    push(list, Move::normal(from, to));
-                }
+            self.generate_plain::<false>(from, cell, list);
+        }
+        let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
+        for ray in &moves.rays {
+            if ray.initial && !cell.is_virgin() {
+                continue;
             }
-            for slide in &moves.slides {
-                let mut to = from;
-                let mut steps = 0u8;
-                loop {
-                    to = to.offset(slide.delta);
-                    let c = self.cell(to);
-                    if c.is_empty() {
-                        if slide.mode & QUIET != 0 {
-                            push(list, Move::normal(from, to));
-                        }
-                        steps += 1;
-                        if steps == slide.max {
-                            break;
-                        }
-                        continue;
-                    }
-                    if c.0 & them_bit != 0 && slide.mode & CAPTURE != 0 {
-                        push(list, Move::normal(from, to));
-                    }
-                    break;
-                }
-            }
-            if !moves.rays.is_empty() {
-                self.generate_rays_general(from, cell, list, false);
-            }
+            self.walk_ray(from, cell, ray, list);
         }
         if self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell) {
             self.add_gating(first, list);
         }
     }
 
-    /// The general path: every leap, slide and ray of the man on `from`, with promotions.
-    /// When `all` is false only the conditional rays are generated (the plain ones were done).
-    fn generate_rays_general(&self, from: Square, cell: Cell, list: &mut MoveList, all: bool) {
+    /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true
+    /// for the types that promote, whose moves into the zone are expanded into the choices.
+    #[inline(always)]
+    fn generate_plain<const PROMOTES: bool>(&self, from: Square, cell: Cell, list: &mut MoveList) {
         let us = self.side;
         let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
-        if all {
-            for leap in &moves.leaps {
-                let ray = Ray {
-                    delta: leap.delta,
-                    max: 1,
-                    mode: leap.mode,
-                    initial: false,
-                    hop: HopKind::None,
-                    skip_first: false,
-                    must_jump: false,
-                    routes: Vec::new(),
-                    double_step: None,
-                };
-                self.walk_ray(from, cell, &ray, list);
+        let us_bit = us.cell_bit();
+        let add = |list: &mut MoveList, to: Square| {
+            if PROMOTES {
+                self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, list);
+            } else {
+                push(list, Move::normal(from, to));
             }
-            for slide in &moves.slides {
-                let ray = Ray {
-                    delta: slide.delta,
-                    max: slide.max,
-                    mode: slide.mode,
-                    initial: false,
-                    hop: HopKind::None,
-                    skip_first: false,
-                    must_jump: false,
-                    routes: Vec::new(),
-                    double_step: None,
-                };
-                self.walk_ray(from, cell, &ray, list);
+        };
+        for leap in &moves.leaps {
+            let to = from.offset(leap.delta);
+            let c = self.cell_fast(to).0;
+            // Border cells carry both colour bits, so this one test keeps empty and enemy squares.
+            if c & us_bit == 0 {
+                let wanted = if c == 0 { QUIET } else { CAPTURE };
+                if leap.mode & wanted != 0 {
+                    add(list, to);
+                } else if c == 0 && leap.mode & EN_PASSANT != 0 && to == self.st.ep {
+                    self.push_board_move(from, to, cell, MoveKind::EnPassant, self.st.ep_victim, list);
+                }
             }
         }
-        for ray in &moves.rays {
-            if ray.initial && !cell.is_virgin() {
-                continue;
+        for slide in &moves.slides {
+            let mut to = from;
+            let mut steps = 0u8;
+            loop {
+                to = to.offset(slide.delta);
+                let c = self.cell_fast(to).0;
+                if c == 0 {
+                    if slide.mode & QUIET != 0 {
+                        add(list, to);
+                    }
+                    steps += 1;
+                    if steps == slide.max {
+                        break;
+                    }
+                    continue;
+                }
+                if c & us_bit == 0 && slide.mode & CAPTURE != 0 {
+                    add(list, to);
+                }
+                break;
             }
-            self.walk_ray(from, cell, ray, list);
         }
     }
 
@@ -139,17 +114,18 @@ impl Position {
         if ray.routes.is_empty() {
             return true;
         }
-        let clear = |route: &Vec<i16>| route.iter().all(|&d| self.cell(s.offset(d)).is_empty());
+        let clear = |route: &Vec<i16>| route.iter().all(|&d| self.cell_fast(s.offset(d)).is_empty());
         if ray.must_jump {
             // `j` on a leaper: the square jumped over must be occupied.
-            return ray.routes.iter().all(|route| route.iter().any(|&d| self.cell(s.offset(d)).is_piece()));
+            return ray.routes.iter().all(|route| route.iter().any(|&d| self.cell_fast(s.offset(d)).is_piece()));
         }
         ray.routes.iter().any(clear)
     }
 
     fn walk_ray(&self, from: Square, cell: Cell, ray: &Ray, list: &mut MoveList) {
         let us = self.side;
-        let them_bit = us.opposite().cell_bit();
+        let us_bit = us.cell_bit();
+        let enemy = |c: Cell| c.0 != 0 && c.0 & us_bit == 0;
         let mut s = from;
         let mut steps = 0u8;
         let mut screened = ray.hop == HopKind::None;
@@ -159,7 +135,7 @@ impl Position {
             }
             s = s.offset(ray.delta);
             steps += 1;
-            let c = self.cell(s);
+            let c = self.cell_fast(s);
             if c.is_off() {
                 return;
             }
@@ -176,8 +152,8 @@ impl Position {
                     screened = true;
                     if ray.hop == HopKind::Grasshopper {
                         let land = s.offset(ray.delta);
-                        let lc = self.cell(land);
-                        if lc.is_empty() && ray.mode & QUIET != 0 || lc.0 & them_bit != 0 && ray.mode & CAPTURE != 0 {
+                        let lc = self.cell_fast(land);
+                        if lc.is_empty() && ray.mode & QUIET != 0 || enemy(lc) && ray.mode & CAPTURE != 0 {
                             self.push_board_move(from, land, cell, MoveKind::Normal, Square::NONE, list);
                         }
                         return;
@@ -204,7 +180,7 @@ impl Position {
                 }
                 continue;
             }
-            if c.0 & them_bit != 0 && ray.mode & CAPTURE != 0 {
+            if enemy(c) && ray.mode & CAPTURE != 0 {
                 self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
             }
             return;
@@ -251,25 +227,24 @@ impl Position {
         }
     }
 
-    /// Appends the castling moves whose path is clear and not attacked.
-    fn generate_castling(&self, list: &mut MoveList) {
+    /// Appends the castling moves whose path is clear and not attacked. `in_check` is the
+    /// mover's check status when the caller already knows it.
+    pub(crate) fn generate_castling(&self, list: &mut MoveList, in_check: Option<bool>) {
         let us = self.side;
         let Some(rules) = &self.variant.castling else { return };
         let g = &self.variant.geometry;
         let king_sq = self.castle_king[us.index()];
-        if king_sq == Square::NONE || !self.cell(king_sq).is_color(us) || self.cell(king_sq).id() != rules.king {
+        if king_sq == Square::NONE || !self.cell_fast(king_sq).is_color(us) || self.cell_fast(king_sq).id() != rules.king {
             return;
         }
-        if self.is_attacked(king_sq, us.opposite()) {
-            return;
-        }
+        let mut in_check = in_check;
         for side in 0..2 {
             let bit = CASTLE_BITS[us.index()][side];
             if self.st.castling & bit == 0 {
                 continue;
             }
             let rook_sq = self.castle_rook[bit.trailing_zeros() as usize];
-            let rook = self.cell(rook_sq);
+            let rook = self.cell_fast(rook_sq);
             if !rook.is_color(us) || rules.rooks & (1 << rook.id().0) == 0 {
                 continue;
             }
@@ -282,10 +257,13 @@ impl Position {
             let hi = *files.iter().max().unwrap_or(&0);
             let blocked = (lo..=hi).any(|f| {
                 let s = g.square(board, f, rank);
-                s != king_sq && s != rook_sq && !self.cell(s).is_empty()
+                s != king_sq && s != rook_sq && !self.cell_fast(s).is_empty()
             });
             if blocked {
                 continue;
+            }
+            if *in_check.get_or_insert_with(|| self.is_attacked(king_sq, us.opposite())) {
+                return;
             }
             let (a, b) = (g.file_of(king_sq).min(king_file), g.file_of(king_sq).max(king_file));
             if (a..=b).any(|f| {
@@ -300,7 +278,7 @@ impl Position {
                     if self.hands[us.index()][id] == 0 {
                         continue;
                     }
-                    if self.cell(king_sq).is_virgin() {
+                    if self.cell_fast(king_sq).is_virgin() {
                         push(list, Move::with(king_sq, king_to, MoveKind::CastleGateKing, rook_sq, id as u8));
                     }
                     if rook.is_virgin() {
@@ -313,7 +291,7 @@ impl Position {
 
     /// Appends drops of men in hand onto empty squares (pawn types not on their first or last
     /// rank, nor into their promotion zone).
-    fn generate_drops(&self, list: &mut MoveList) {
+    pub(crate) fn generate_drops(&self, list: &mut MoveList) {
         let us = self.side;
         let v = &self.variant;
         let g = &v.geometry;
@@ -323,7 +301,7 @@ impl Position {
             }
             let pawn = v.promotion.pawn_types & (1 << id) != 0;
             for sq in g.squares() {
-                if !self.cell(sq).is_empty() {
+                if !self.cell_fast(sq).is_empty() {
                     continue;
                 }
                 if pawn && (g.relative_rank(sq, us) == 0 || v.in_promotion_zone(us, sq)) {
@@ -339,7 +317,7 @@ impl Position {
         let t = &self.variant.attacks[by.index()];
         let bit = by.cell_bit();
         for la in &t.leaps {
-            let c = self.cell(sq.offset(la.delta));
+            let c = self.cell_fast(sq.offset(la.delta));
             if c.0 & bit != 0 && la.mask & (1 << c.id().0) != 0 {
                 return true;
             }
@@ -350,7 +328,7 @@ impl Position {
             loop {
                 s = s.offset(sa.delta);
                 k = k.saturating_add(1);
-                let c = self.cell(s);
+                let c = self.cell_fast(s);
                 if c.is_empty() {
                     continue;
                 }
@@ -370,7 +348,7 @@ impl Position {
     /// `mask` and looks for one that reaches `sq`.
     fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
         self.squares_of(by).iter().any(|&from| {
-            let cell = self.cell(from);
+            let cell = self.cell_fast(from);
             mask & (1 << cell.id().0) != 0 && self.capture_ray_reaches(from, cell, by, sq)
         })
     }
@@ -392,7 +370,7 @@ impl Position {
                 }
                 s = s.offset(ray.delta);
                 steps += 1;
-                let c = self.cell(s);
+                let c = self.cell_fast(s);
                 if c.is_off() {
                     break;
                 }
@@ -434,7 +412,7 @@ impl Position {
 
     /// The type of the man on `sq`, if any.
     pub fn piece_id_at(&self, sq: Square) -> Option<PieceId> {
-        let c = self.cell(sq);
+        let c = self.cell_fast(sq);
         c.is_piece().then(|| c.id())
     }
 }

@@ -54,9 +54,12 @@ impl Position {
             loop {
                 s = s.offset(sa.delta);
                 k = k.saturating_add(1);
-                let c = self.cell(s);
+                let c = self.cell_fast(s);
                 if c.is_empty() {
                     continue;
+                }
+                if c.is_off() {
+                    break;
                 }
                 if c.0 & us_bit != 0 && shield == Square::NONE {
                     shield = s;
@@ -111,16 +114,56 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        let start = list.len();
-        self.generate_pseudo_legal(list);
         if !self.variant.checking {
+            self.generate_pseudo_legal(list);
             return;
         }
-        let guard = self.guard();
+        match self.guard() {
+            Some(guard) => self.generate_guarded(list, &guard),
+            None => {
+                let start = list.len();
+                self.generate_pseudo_legal(list);
+                self.keep_legal(list, start, None);
+            }
+        }
+    }
+
+    /// Legal generation on the fast path: the moves of a man who is neither royal nor pinned,
+    /// when not in check, are legal without a test, except en passant captures.
+    fn generate_guarded(&mut self, list: &mut MoveList, guard: &Guard) {
+        let us = self.side;
+        let ep_possible = self.st.ep != Square::NONE;
+        for i in 0..self.squares_of(us).len() {
+            let from = self.squares_of(us)[i];
+            let start = list.len();
+            self.generate_from(from, list);
+            if guard.in_check || from == guard.royal || guard.pinned.contains(&from) {
+                self.keep_legal(list, start, Some(guard));
+            } else if ep_possible && list[start..].iter().any(|m| m.kind == MoveKind::EnPassant) {
+                self.keep_legal(list, start, None);
+            }
+        }
+        if self.variant.castling.is_some() && self.st.castling != 0 && !guard.in_check {
+            let start = list.len();
+            self.generate_castling(list, Some(false));
+            self.keep_legal(list, start, None);
+        }
+        if self.variant.drops {
+            let start = list.len();
+            self.generate_drops(list);
+            if guard.in_check {
+                self.keep_legal(list, start, None);
+            }
+        }
+    }
+
+    /// Removes the illegal moves from `list[start..]`, testing with the guard when given and
+    /// by making the move otherwise.
+    fn keep_legal(&mut self, list: &mut MoveList, start: usize, guard: Option<&Guard>) {
         let mut kept = start;
         for i in start..list.len() {
             let mv = list[i];
-            let ok = match &guard {
+            let ok = match guard {
                 Some(g) => self.legal_with_guard(mv, g),
                 None => self.is_legal_by_making(mv),
             };

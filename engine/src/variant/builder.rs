@@ -188,6 +188,12 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         .unwrap_or_else(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string());
     let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
 
+    // Virginity matters for initial moves and, in gating variants, for the gating rights.
+    let virgin_keyed = if gating.is_some() {
+        u32::MAX
+    } else {
+        pieces.iter().enumerate().filter(|(_, p)| p.has_initial_moves).fold(0u32, |m, (i, _)| m | 1 << i)
+    };
     let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
     let white: Vec<_> = pieces.iter().map(|p| &p.moves[0]).collect();
     let black: Vec<_> = pieces.iter().map(|p| &p.moves[1]).collect();
@@ -215,6 +221,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         drops,
         captures_to_hand,
         has_hand,
+        virgin_keyed,
         royal_mask,
         checking,
         n_move_rule: 2 * n_move_rule,
@@ -282,8 +289,8 @@ fn collect_pieces(s: &SectionConfig, g: &Geometry, double_step: bool, errs: &mut
             errs.0.push(entry.error(format!("letter '{}' is already used by {}", letter.to_ascii_lowercase(), other.name)));
             continue;
         }
-        if out.len() == MAX_PIECE_TYPES {
-            errs.0.push(entry.error(format!("more than {MAX_PIECE_TYPES} piece types")));
+        if out.len() == MAX_PIECE_TYPES - 1 {
+            errs.0.push(entry.error(format!("more than {} piece types", MAX_PIECE_TYPES - 1)));
             continue;
         }
         match compile_piece(&betza, g) {

@@ -110,6 +110,8 @@ pub struct Variant {
     pub captures_to_hand: bool,
     /// The position has holdings (shown as `[...]` in FEN).
     pub has_hand: bool,
+    /// Types whose never-moved flag is part of the hash (it changes what they may do).
+    pub virgin_keyed: PieceMask,
     /// Royal piece types.
     pub royal_mask: PieceMask,
     /// Check rules apply (a move may not leave the royal piece attacked).
