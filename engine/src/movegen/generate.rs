@@ -20,6 +20,31 @@ fn push(list: &mut MoveList, mv: Move) {
     let _ = list.try_push(mv);
 }
 
+/// Where generated moves go: a list, or a counter when only their number matters (perft's
+/// last ply).
+pub trait MoveSink {
+    /// Takes one move.
+    fn add(&mut self, mv: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, mv: Move) {
+        push(self, mv);
+    }
+}
+
+/// A sink that only counts.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
@@ -40,35 +65,48 @@ impl Position {
     pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) {
         let cell = self.cell_fast(from);
         let first = list.len();
+        self.generate_piece_moves(from, cell, list);
+        if self.can_gate_from(from, cell) {
+            self.add_gating(first, list);
+        }
+    }
+
+    /// True when a move of the man `cell` from `from` may gate a man from the hand.
+    #[inline(always)]
+    pub(crate) fn can_gate_from(&self, from: Square, cell: Cell) -> bool {
+        self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell)
+    }
+
+    /// The board moves of the man `cell` on `from` (without gating forms).
+    #[inline(always)]
+    pub(crate) fn generate_piece_moves<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
         if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
-            self.generate_plain::<true>(from, cell, list);
+            self.generate_plain::<true, S>(from, cell, sink);
         } else {
-            self.generate_plain::<false>(from, cell, list);
+            self.generate_plain::<false, S>(from, cell, sink);
         }
         let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
         for ray in &moves.rays {
             if ray.initial && !cell.is_virgin() {
                 continue;
             }
-            self.walk_ray(from, cell, ray, list);
-        }
-        if self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell) {
-            self.add_gating(first, list);
+            self.walk_ray(from, cell, ray, sink);
         }
     }
 
     /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true
     /// for the types that promote, whose moves into the zone are expanded into the choices.
     #[inline(always)]
-    fn generate_plain<const PROMOTES: bool>(&self, from: Square, cell: Cell, list: &mut MoveList) {
+    fn generate_plain<const PROMOTES: bool, S: MoveSink>(&self, from: Square, cell: Cell, list: &mut S) {
         let us = self.side;
         let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
         let us_bit = us.cell_bit();
-        let add = |list: &mut MoveList, to: Square| {
-            if PROMOTES {
+        let zone = &self.variant.promotion.zone[us.index()];
+        let add = |list: &mut S, to: Square| {
+            if PROMOTES && zone[to.index()] {
                 self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, list);
             } else {
-                push(list, Move::normal(from, to));
+                list.add(Move::normal(from, to));
             }
         };
         for leap in &moves.leaps {
@@ -122,7 +160,7 @@ impl Position {
         ray.routes.iter().any(clear)
     }
 
-    fn walk_ray(&self, from: Square, cell: Cell, ray: &Ray, list: &mut MoveList) {
+    fn walk_ray<S: MoveSink>(&self, from: Square, cell: Cell, ray: &Ray, list: &mut S) {
         let us = self.side;
         let us_bit = us.cell_bit();
         let enemy = |c: Cell| c.0 != 0 && c.0 & us_bit == 0;
@@ -188,13 +226,13 @@ impl Position {
     }
 
     /// Pushes a board move, expanded into its promotion choices where the mover promotes.
-    fn push_board_move(&self, from: Square, to: Square, cell: Cell, kind: MoveKind, aux: Square, list: &mut MoveList) {
+    fn push_board_move<S: MoveSink>(&self, from: Square, to: Square, cell: Cell, kind: MoveKind, aux: Square, list: &mut S) {
         let us = self.side;
         let v = &self.variant;
         let promo = &v.promotion;
         let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
         if !enters_zone {
-            push(list, Move::with(from, to, kind, aux, Move::NO_PIECE));
+            list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
             return;
         }
         for &choice in &promo.choices[us.index()] {
@@ -202,11 +240,11 @@ impl Position {
             if limit != 0 && self.count(us, choice) >= limit {
                 continue;
             }
-            push(list, Move::with(from, to, kind, aux, choice.0));
+            list.add(Move::with(from, to, kind, aux, choice.0));
         }
         let last_rank = v.geometry.relative_rank(to, us) == v.geometry.ranks as usize - 1;
         if !promo.mandatory && !(promo.immobility_illegal && last_rank) {
-            push(list, Move::with(from, to, kind, aux, Move::NO_PIECE));
+            list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
         }
     }
 

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::generate::MoveList;
+use super::generate::{MoveCounter, MoveList};
 use crate::board::position::Position;
 use crate::types::{Cell, Color, Move, MoveKind, Square};
 
@@ -43,11 +43,17 @@ impl Position {
         }
         let royal = self.royal_sq[us.index()];
         let them = us.opposite();
-        let in_check = self.is_attacked(royal, them);
+        let attacks = &self.variant.attacks[them.index()];
+        let them_bit = them.cell_bit();
+        let mut in_check = attacks.leaps.iter().any(|la| {
+            let c = self.cell_fast(royal.offset(la.delta));
+            c.0 & them_bit != 0 && la.mask & (1 << c.id().0) != 0
+        });
+        // One walk per slide direction finds both checks (an enemy slider first) and pins (a
+        // friendly man first, then the enemy slider).
         let mut pinned = ArrayVec::new();
         let us_bit = us.cell_bit();
-        let them_bit = them.cell_bit();
-        for sa in &self.variant.attacks[them.index()].slides {
+        for sa in &attacks.slides {
             let mut s = royal;
             let mut k = 0u8;
             let mut shield = Square::NONE;
@@ -61,13 +67,18 @@ impl Position {
                 if c.is_off() {
                     break;
                 }
-                if c.0 & us_bit != 0 && shield == Square::NONE {
+                if c.0 & us_bit != 0 {
+                    if shield != Square::NONE {
+                        break;
+                    }
                     shield = s;
                     continue;
                 }
-                if c.0 & them_bit != 0 && shield != Square::NONE {
-                    let m = 1u32 << c.id().0;
-                    if sa.unlimited & m != 0 || sa.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max) {
+                let m = 1u32 << c.id().0;
+                if sa.unlimited & m != 0 || sa.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max) {
+                    if shield == Square::NONE {
+                        in_check = true;
+                    } else {
                         let _ = pinned.try_push(shield);
                     }
                 }
@@ -155,6 +166,49 @@ impl Position {
                 self.keep_legal(list, start, None);
             }
         }
+    }
+
+    /// The number of legal moves, counted without listing the moves of men whose moves are all
+    /// legal (perft's last ply).
+    pub fn count_legal(&mut self) -> u64 {
+        let guard = match self.guard() {
+            Some(g) if self.variant.checking && !g.in_check && self.variant.gating.is_none() => g,
+            _ => return self.legal_moves().len() as u64,
+        };
+        let us = self.side;
+        let mut counter = MoveCounter(0);
+        let mut list = MoveList::new();
+        let ep_types = if self.st.ep != Square::NONE {
+            self.variant.ep_attacks[us.index()].iter().fold(0, |m, e| m | e.1)
+        } else {
+            0
+        };
+        for i in 0..self.squares_of(us).len() {
+            let from = self.squares_of(us)[i];
+            let cell = self.cell_fast(from);
+            let risky = from == guard.royal || guard.pinned.contains(&from) || ep_types & (1 << cell.id().0) != 0;
+            if risky {
+                let start = list.len();
+                self.generate_piece_moves(from, cell, &mut list);
+                let ep = list[start..].iter().any(|m| m.kind == MoveKind::EnPassant);
+                if from == guard.royal || guard.pinned.contains(&from) {
+                    self.keep_legal(&mut list, start, Some(&guard));
+                } else if ep {
+                    self.keep_legal(&mut list, start, None);
+                }
+            } else {
+                self.generate_piece_moves(from, cell, &mut counter);
+            }
+        }
+        if self.variant.castling.is_some() && self.st.castling != 0 {
+            let start = list.len();
+            self.generate_castling(&mut list, Some(false));
+            self.keep_legal(&mut list, start, None);
+        }
+        if self.variant.drops {
+            self.generate_drops(&mut list);
+        }
+        counter.0 + list.len() as u64
     }
 
     /// Removes the illegal moves from `list[start..]`, testing with the guard when given and

@@ -12,11 +12,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 {
+            return self.count_legal();
+        }
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        if depth == 1 {
-            return list.len() as u64;
-        }
         let mut nodes = 0;
         for &mv in list.iter() {
             self.make_move(mv);
