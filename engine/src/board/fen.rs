@@ -356,7 +356,7 @@ impl Position {
         pos.castle_rook = castling.rook;
         pos.st.castling = castling.rights;
         pos.st.hash ^= v.zobrist.castling(castling.rights);
-        pos.rebuild_rights_mask();
+        pos.rebuild_castling();
         pos.st.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove;
         pos.set_ep_from_setup(setup)?;

@@ -83,7 +83,7 @@ impl Position {
                 }
             }
             MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook => {
-                let (king_to, rook_to) = self.castle_targets(us, mv);
+                let (king_to, rook_to) = self.castle_targets(mv);
                 let king = self.edit_take(&mut changes, mv.from);
                 let rook = self.edit_take(&mut changes, mv.aux);
                 self.edit_put(&mut changes, king_to, king.moved());
@@ -142,14 +142,12 @@ impl Position {
     }
 
     /// The king's and the rook's destinations for a castling move.
-    pub(crate) fn castle_targets(&self, us: Color, mv: Move) -> (Square, Square) {
-        let g = &self.variant.geometry;
-        let (board, _, rank) = g.coords(mv.to);
-        let king_file = g.file_of(mv.to);
-        let kingside = g.file_of(mv.aux) > g.file_of(mv.from);
-        let rook_file = if kingside { king_file - 1 } else { king_file + 1 };
-        let _ = us;
-        (mv.to, g.square(board, rook_file, rank))
+    pub(crate) fn castle_targets(&self, mv: Move) -> (Square, Square) {
+        self.castle_paths
+            .iter()
+            .flatten()
+            .find(|p| p.king_from == mv.from && p.rook_from == mv.aux)
+            .map_or((mv.to, mv.aux), |p| (p.king_to, p.rook_to))
     }
 
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,

@@ -9,6 +9,20 @@ use crate::variant::VariantRef;
 /// Castling right bits: White kingside, White queenside, Black kingside, Black queenside.
 pub const CASTLE_BITS: [[u8; 2]; 2] = [[1, 2], [4, 8]];
 
+/// Everything about one castling right that does not change during the game: where king and
+/// rook go, which squares must be empty and which the king crosses.
+#[derive(Clone, Debug)]
+pub(crate) struct CastlePath {
+    pub king_from: Square,
+    pub king_to: Square,
+    pub rook_from: Square,
+    pub rook_to: Square,
+    /// Squares between the outermost of the four that must be empty (king and rook excepted).
+    pub empty: ArrayVec<Square, 16>,
+    /// Squares the king passes or reaches (its start excepted), which must not be attacked.
+    pub safe: ArrayVec<Square, 16>,
+}
+
 /// The squares of one colour's men, with O(1) insert and remove.
 #[derive(Clone, Debug)]
 pub struct PieceList {
@@ -109,6 +123,8 @@ pub struct Position {
     pub(crate) castle_king: [Square; 2],
     /// Castling bits lost when a move starts or ends on the square.
     pub(crate) rights_mask: Vec<u8>,
+    /// The path of each castling right (index as the bit number).
+    pub(crate) castle_paths: [Option<CastlePath>; 4],
     pub(crate) history: Vec<Undo>,
 }
 
@@ -130,6 +146,7 @@ impl Position {
             castle_rook: [Square::NONE; 4],
             castle_king: [Square::NONE; 2],
             rights_mask: vec![0; cells],
+            castle_paths: [None, None, None, None],
             history: Vec::with_capacity(256),
         }
     }
@@ -435,20 +452,52 @@ impl Position {
         Ok(())
     }
 
-    /// Recomputes castling masks from the castling squares.
-    pub(crate) fn rebuild_rights_mask(&mut self) {
+    /// Recomputes the castling masks and paths from the castling squares.
+    pub(crate) fn rebuild_castling(&mut self) {
         self.rights_mask.iter_mut().for_each(|m| *m = 0);
+        self.castle_paths = [None, None, None, None];
+        let Some(rules) = self.variant.castling.clone() else { return };
+        let g = self.variant.geometry.clone();
         for color in Color::ALL {
-            for side in 0..2 {
-                let bit = CASTLE_BITS[color.index()][side];
-                let rook = self.castle_rook[bit.trailing_zeros() as usize];
-                if rook != Square::NONE {
-                    self.rights_mask[rook.index()] |= bit;
+            let king = self.castle_king[color.index()];
+            for (side, bit) in CASTLE_BITS[color.index()].iter().copied().enumerate() {
+                let index = bit.trailing_zeros() as usize;
+                let rook = self.castle_rook[index];
+                if rook == Square::NONE || king == Square::NONE {
+                    continue;
                 }
-                let king = self.castle_king[color.index()];
-                if king != Square::NONE {
-                    self.rights_mask[king.index()] |= bit;
+                self.rights_mask[rook.index()] |= bit;
+                self.rights_mask[king.index()] |= bit;
+                let (board, king_file, rank) = g.coords(king);
+                let to_file = if side == 0 { rules.kingside_file } else { rules.queenside_file };
+                let rook_to_file = if side == 0 { to_file.wrapping_sub(1) } else { to_file + 1 };
+                if rook_to_file >= g.files as usize {
+                    continue;
                 }
+                let rook_file = g.file_of(rook);
+                let files = [king_file, rook_file, to_file, rook_to_file];
+                let (lo, hi) = (files.iter().min().copied().unwrap_or(0), files.iter().max().copied().unwrap_or(0));
+                let mut path = CastlePath {
+                    king_from: king,
+                    king_to: g.square(board, to_file, rank),
+                    rook_from: rook,
+                    rook_to: g.square(board, rook_to_file, rank),
+                    empty: ArrayVec::new(),
+                    safe: ArrayVec::new(),
+                };
+                for f in lo..=hi {
+                    let s = g.square(board, f, rank);
+                    if s != king && s != rook {
+                        path.empty.push(s);
+                    }
+                }
+                for f in king_file.min(to_file)..=king_file.max(to_file) {
+                    let s = g.square(board, f, rank);
+                    if s != king {
+                        path.safe.push(s);
+                    }
+                }
+                self.castle_paths[index] = Some(path);
             }
         }
     }

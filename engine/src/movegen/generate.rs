@@ -270,57 +270,38 @@ impl Position {
     pub(crate) fn generate_castling(&self, list: &mut MoveList, in_check: Option<bool>) {
         let us = self.side;
         let Some(rules) = &self.variant.castling else { return };
-        let g = &self.variant.geometry;
-        let king_sq = self.castle_king[us.index()];
-        if king_sq == Square::NONE || !self.cell_fast(king_sq).is_color(us) || self.cell_fast(king_sq).id() != rules.king {
-            return;
-        }
         let mut in_check = in_check;
-        for side in 0..2 {
-            let bit = CASTLE_BITS[us.index()][side];
+        for bit in CASTLE_BITS[us.index()] {
             if self.st.castling & bit == 0 {
                 continue;
             }
-            let rook_sq = self.castle_rook[bit.trailing_zeros() as usize];
-            let rook = self.cell_fast(rook_sq);
-            if !rook.is_color(us) || rules.rooks & (1 << rook.id().0) == 0 {
+            let Some(path) = &self.castle_paths[bit.trailing_zeros() as usize] else { continue };
+            let king = self.cell_fast(path.king_from);
+            let rook = self.cell_fast(path.rook_from);
+            if !king.is_color(us) || king.id() != rules.king || !rook.is_color(us) || rules.rooks & (1 << rook.id().0) == 0 {
                 continue;
             }
-            let (board, _, rank) = g.coords(king_sq);
-            let king_file = if side == 0 { rules.kingside_file } else { rules.queenside_file };
-            let king_to = g.square(board, king_file, rank);
-            let rook_to = g.square(board, if side == 0 { king_file - 1 } else { king_file + 1 }, rank);
-            let files = [g.file_of(king_sq), g.file_of(rook_sq), king_file, g.file_of(rook_to)];
-            let lo = *files.iter().min().unwrap_or(&0);
-            let hi = *files.iter().max().unwrap_or(&0);
-            let blocked = (lo..=hi).any(|f| {
-                let s = g.square(board, f, rank);
-                s != king_sq && s != rook_sq && !self.cell_fast(s).is_empty()
-            });
-            if blocked {
+            if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
                 continue;
             }
-            if *in_check.get_or_insert_with(|| self.is_attacked(king_sq, us.opposite())) {
+            if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite())) {
                 return;
             }
-            let (a, b) = (g.file_of(king_sq).min(king_file), g.file_of(king_sq).max(king_file));
-            if (a..=b).any(|f| {
-                let s = g.square(board, f, rank);
-                s != king_sq && self.is_attacked(s, us.opposite())
-            }) {
+            if path.safe.iter().any(|&s| self.is_attacked(s, us.opposite())) {
                 continue;
             }
-            push(list, Move::with(king_sq, king_to, MoveKind::Castle, rook_sq, Move::NO_PIECE));
+            let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
+            push(list, Move::with(from, to, MoveKind::Castle, aux, Move::NO_PIECE));
             if self.variant.gating.is_some() {
                 for id in 0..self.variant.num_pieces() {
                     if self.hands[us.index()][id] == 0 {
                         continue;
                     }
-                    if self.cell_fast(king_sq).is_virgin() {
-                        push(list, Move::with(king_sq, king_to, MoveKind::CastleGateKing, rook_sq, id as u8));
+                    if king.is_virgin() {
+                        push(list, Move::with(from, to, MoveKind::CastleGateKing, aux, id as u8));
                     }
                     if rook.is_virgin() {
-                        push(list, Move::with(king_sq, king_to, MoveKind::CastleGateRook, rook_sq, id as u8));
+                        push(list, Move::with(from, to, MoveKind::CastleGateRook, aux, id as u8));
                     }
                 }
             }
