@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::position::{Position, CASTLE_BITS};
 use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
-use crate::variant::tables::{HopKind, Ray, CAPTURE, EN_PASSANT, QUIET};
+use crate::variant::tables::{HopKind, Ray, Route, CAPTURE, EN_PASSANT, QUIET};
 
 /// The most moves one position can have in any supported variant.
 pub const MAX_MOVES: usize = 1024;
@@ -152,10 +152,10 @@ impl Position {
         if ray.routes.is_empty() {
             return true;
         }
-        let clear = |route: &Vec<i16>| route.iter().all(|&d| self.cell_fast(s.offset(d)).is_empty());
+        let clear = |route: &Route| route.squares().iter().all(|&d| self.cell_fast(s.offset(d)).is_empty());
         if ray.must_jump {
             // `j` on a leaper: the square jumped over must be occupied.
-            return ray.routes.iter().all(|route| route.iter().any(|&d| self.cell_fast(s.offset(d)).is_piece()));
+            return ray.routes.iter().all(|route| route.squares().iter().any(|&d| self.cell_fast(s.offset(d)).is_piece()));
         }
         ray.routes.iter().any(clear)
     }

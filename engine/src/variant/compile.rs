@@ -5,7 +5,9 @@
 //! that name the element.
 
 use super::betza::{self, Atom, Element, Hop, Range};
-use super::tables::{HopKind, Leap, PieceMoves, Ray, Slide, CAPTURE, EN_PASSANT, QUIET};
+use arrayvec::ArrayVec;
+
+use super::tables::{HopKind, Leap, PieceMoves, Ray, Route, Slide, CAPTURE, EN_PASSANT, QUIET};
 use crate::types::Geometry;
 
 /// A piece's compiled moves.
@@ -109,7 +111,7 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
             hop: if leaper { HopKind::None } else { leg.hop },
             skip_first: false,
             must_jump: false,
-            routes: Vec::new(),
+            routes: ArrayVec::new(),
             double_step: None,
         };
         let jumps = leg.jump || leaper && leg.hop == HopKind::Cannon;
@@ -123,21 +125,21 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
                     return Err("'j' or 'p' on a one-square step has nothing to jump".into());
                 }
                 ray.must_jump = true;
-                ray.routes = vec![route];
+                ray.routes.push(Route::new(&route));
             } else {
                 ray.skip_first = true;
             }
         }
         if leg.lame && !jumps {
-            let routes: Vec<Vec<i16>> = lame_routes(dx, dy)
-                .into_iter()
-                .map(|r| r.into_iter().map(to_delta).collect::<Vec<i16>>())
-                .filter(|r| !r.is_empty())
-                .collect();
-            ray.routes = routes;
+            for route in lame_routes(dx, dy) {
+                let offsets: Vec<i16> = route.into_iter().map(to_delta).collect();
+                if !offsets.is_empty() {
+                    ray.routes.push(Route::new(&offsets));
+                }
+            }
         }
-        if leaper && leg.initial && leg.lame && leg.quiet && !leg.capture && ray.routes.len() == 1 && ray.routes[0].len() == 1 {
-            ray.double_step = Some(ray.routes[0][0]);
+        if leaper && leg.initial && leg.lame && leg.quiet && !leg.capture && ray.routes.len() == 1 && ray.routes[0].squares().len() == 1 {
+            ray.double_step = Some(ray.routes[0].squares()[0]);
         }
         let conditional = ray.initial
             || ray.hop != HopKind::None

@@ -2,6 +2,8 @@
 //! into the fast paths (plain leaps, plain slides) and the general path (everything else), plus
 //! the per-colour attack tables that the attack test runs backwards from a target square.
 
+use arrayvec::ArrayVec;
+
 use crate::types::MAX_PIECE_TYPES;
 
 /// The move may go to an empty square.
@@ -45,9 +47,34 @@ pub struct Ray {
     pub must_jump: bool,
     /// Routes of squares (offsets from the step's start) that must be clear: the step is
     /// possible when at least one route is wholly empty. Empty = no condition.
-    pub routes: Vec<Vec<i16>>,
+    pub routes: ArrayVec<Route, 2>,
     /// A non-capturing lame leap of a pawn type that leaves an e.p. square (the square passed).
     pub double_step: Option<i16>,
+}
+
+/// The squares (offsets from a step's start) one route of a lame leap passes; a leap of at
+/// most (3,3) passes at most two.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    squares: [i16; 2],
+    len: u8,
+}
+
+impl Route {
+    /// A route through the given offsets (at most two).
+    pub fn new(offsets: &[i16]) -> Route {
+        let mut squares = [0; 2];
+        for (slot, &d) in squares.iter_mut().zip(offsets) {
+            *slot = d;
+        }
+        Route { squares, len: offsets.len().min(2) as u8 }
+    }
+
+    /// The offsets.
+    #[inline(always)]
+    pub fn squares(&self) -> &[i16] {
+        &self.squares[..self.len as usize]
+    }
 }
 
 /// A plain leap: one step to `delta`, no conditions.
