@@ -126,10 +126,10 @@ impl Position {
         for change in undo.changes.iter().rev() {
             match *change {
                 Change::Put(sq) => {
-                    self.take(sq);
+                    self.take_hashed::<false>(sq);
                 }
-                Change::Took(sq, cell) => self.put(sq, cell),
-                Change::Shifted(from, to, old) => self.shift(to, from, old),
+                Change::Took(sq, cell) => self.put_hashed::<false>(sq, cell),
+                Change::Shifted(from, to, old) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
             }

@@ -315,25 +315,41 @@ impl Position {
     /// Puts `cell` on the empty square `sq`.
     #[inline(always)]
     pub(crate) fn put(&mut self, sq: Square, cell: Cell) {
+        self.put_hashed::<true>(sq, cell);
+    }
+
+    /// [`Position::put`], updating the hash only when `HASH` (unmake restores the saved hash).
+    #[inline(always)]
+    pub(crate) fn put_hashed<const HASH: bool>(&mut self, sq: Square, cell: Cell) {
         debug_assert!(self.board[sq.index()].is_empty() && cell.is_piece());
         let color = cell.color().unwrap_or(Color::White);
         self.board[sq.index()] = cell;
         self.lists[color.index()].add(sq);
         self.counts[color.index()][cell.id().index()] += 1;
-        self.st.hash ^= self.hash_cell(sq, cell);
+        if HASH {
+            self.st.hash ^= self.hash_cell(sq, cell);
+        }
         self.track_royal_add(sq, cell);
     }
 
     /// Takes the man off `sq` and returns his cell.
     #[inline(always)]
     pub(crate) fn take(&mut self, sq: Square) -> Cell {
+        self.take_hashed::<true>(sq)
+    }
+
+    /// [`Position::take`], updating the hash only when `HASH`.
+    #[inline(always)]
+    pub(crate) fn take_hashed<const HASH: bool>(&mut self, sq: Square) -> Cell {
         let cell = self.board[sq.index()];
         debug_assert!(cell.is_piece());
         let color = cell.color().unwrap_or(Color::White);
         self.board[sq.index()] = Cell::EMPTY;
         self.lists[color.index()].remove(sq);
         self.counts[color.index()][cell.id().index()] -= 1;
-        self.st.hash ^= self.hash_cell(sq, cell);
+        if HASH {
+            self.st.hash ^= self.hash_cell(sq, cell);
+        }
         self.track_royal_remove(cell);
         cell
     }
@@ -342,13 +358,21 @@ impl Position {
     /// the type may change by promotion).
     #[inline(always)]
     pub(crate) fn shift(&mut self, from: Square, to: Square, new_cell: Cell) {
+        self.shift_hashed::<true>(from, to, new_cell);
+    }
+
+    /// [`Position::shift`], updating the hash only when `HASH`.
+    #[inline(always)]
+    pub(crate) fn shift_hashed<const HASH: bool>(&mut self, from: Square, to: Square, new_cell: Cell) {
         let old = self.board[from.index()];
         debug_assert!(old.is_piece() && self.board[to.index()].is_empty());
         let color = old.color().unwrap_or(Color::White);
         self.board[from.index()] = Cell::EMPTY;
         self.board[to.index()] = new_cell;
         self.lists[color.index()].relocate(from, to);
-        self.st.hash ^= self.hash_cell(from, old) ^ self.hash_cell(to, new_cell);
+        if HASH {
+            self.st.hash ^= self.hash_cell(from, old) ^ self.hash_cell(to, new_cell);
+        }
         if old.id() != new_cell.id() {
             self.counts[color.index()][old.id().index()] -= 1;
             self.counts[color.index()][new_cell.id().index()] += 1;
