@@ -122,6 +122,16 @@ impl Position {
                 }
             }
         }
+        if !moves.double_steps.is_empty() && cell.is_virgin() {
+            let leaves_ep = self.variant.ep_types & (1 << cell.id().0) != 0;
+            for ds in &moves.double_steps {
+                let (passed, to) = (from.offset(ds.passed), from.offset(ds.delta));
+                if self.cell_fast(passed).is_empty() && self.cell_fast(to).is_empty() {
+                    let (kind, aux) = if leaves_ep { (MoveKind::DoubleStep, passed) } else { (MoveKind::Normal, Square::NONE) };
+                    self.push_board_move(from, to, cell, kind, aux, list);
+                }
+            }
+        }
         for slide in &moves.slides {
             let mut to = from;
             let mut steps = 0u8;
@@ -204,12 +214,7 @@ impl Position {
             }
             if c.is_empty() {
                 if ray.mode & QUIET != 0 {
-                    match ray.double_step {
-                        Some(passed) if self.variant.ep_types & (1 << cell.id().0) != 0 => {
-                            self.push_board_move(from, s, cell, MoveKind::DoubleStep, from.offset(passed), list)
-                        }
-                        _ => self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list),
-                    }
+                    self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
                 } else if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
                     self.push_board_move(from, s, cell, MoveKind::EnPassant, self.st.ep_victim, list);
                 }

@@ -201,7 +201,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let simple_attacks = attacks.iter().all(|a| a.general == 0);
     let ep_attacks = [ep_attack_table(&pieces, Color::White), ep_attack_table(&pieces, Color::Black)];
     let ep_two_squares = pieces.iter().enumerate().any(|(i, p)| {
-        pawn_types & (1 << i) != 0 && p.moves[0].rays.iter().any(|r| r.double_step.is_some() && r.delta % geometry.stride() as i16 != 0)
+        pawn_types & (1 << i) != 0 && p.moves[0].double_steps.iter().any(|d| d.delta % geometry.stride() as i16 != 0)
     });
     let mut empty_board = vec![Cell::OFF; geometry.num_cells()];
     for sq in geometry.squares() {

@@ -7,7 +7,7 @@
 use super::betza::{self, Atom, Element, Hop, Range};
 use arrayvec::ArrayVec;
 
-use super::tables::{HopKind, Leap, PieceMoves, Ray, Route, Slide, CAPTURE, EN_PASSANT, QUIET};
+use super::tables::{DoubleStep, HopKind, Leap, PieceMoves, Ray, Route, Slide, CAPTURE, EN_PASSANT, QUIET};
 use crate::types::Geometry;
 
 /// A piece's compiled moves.
@@ -112,7 +112,6 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
             skip_first: false,
             must_jump: false,
             routes: ArrayVec::new(),
-            double_step: None,
         };
         let jumps = leg.jump || leaper && leg.hop == HopKind::Cannon;
         if jumps {
@@ -138,8 +137,16 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
                 }
             }
         }
-        if leaper && leg.initial && leg.lame && leg.quiet && !leg.capture && ray.routes.len() == 1 && ray.routes[0].squares().len() == 1 {
-            ray.double_step = Some(ray.routes[0].squares()[0]);
+        let double_step = leaper
+            && leg.initial
+            && leg.lame
+            && !jumps
+            && mode == QUIET
+            && ray.routes.len() == 1
+            && ray.routes[0].squares().len() == 1;
+        if double_step {
+            m.double_steps.push(DoubleStep { delta, passed: ray.routes[0].squares()[0] });
+            continue;
         }
         let conditional = ray.initial
             || ray.hop != HopKind::None

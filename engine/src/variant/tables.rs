@@ -48,8 +48,6 @@ pub struct Ray {
     /// Routes of squares (offsets from the step's start) that must be clear: the step is
     /// possible when at least one route is wholly empty. Empty = no condition.
     pub routes: ArrayVec<Route, 2>,
-    /// A non-capturing lame leap of a pawn type that leaves an e.p. square (the square passed).
-    pub double_step: Option<i16>,
 }
 
 /// The squares (offsets from a step's start) one route of a lame leap passes; a leap of at
@@ -106,6 +104,18 @@ pub struct PieceMoves {
     pub slides: Vec<Slide>,
     /// Everything else (lame, hopping, initial-only, en passant, jumping).
     pub rays: Vec<Ray>,
+    /// Initial, lame, non-capturing leaps over one square (`ifmnD`, `imfnA`): a pawn's double
+    /// step, which leaves an e.p. square behind when the piece is a pawn type.
+    pub double_steps: Vec<DoubleStep>,
+}
+
+/// A double step: to `delta`, passing the square at `passed`, which must be empty.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DoubleStep {
+    /// The mailbox offset of the landing square.
+    pub delta: i16,
+    /// The mailbox offset of the square passed over.
+    pub passed: i16,
 }
 
 impl PieceMoves {
