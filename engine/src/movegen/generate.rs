@@ -356,11 +356,8 @@ impl Position {
                 if c.is_empty() {
                     continue;
                 }
-                if c.0 & bit != 0 {
-                    let m = 1u32 << c.id().0;
-                    if sa.unlimited & m != 0 || sa.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max) {
-                        return true;
-                    }
+                if c.0 & bit != 0 && sa.reaches(1u32 << c.id().0, k) {
+                    return true;
                 }
                 break;
             }

@@ -74,8 +74,7 @@ impl Position {
                     shield = s;
                     continue;
                 }
-                let m = 1u32 << c.id().0;
-                if sa.unlimited & m != 0 || sa.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max) {
+                if sa.reaches(1u32 << c.id().0, k) {
                     if shield == Square::NONE {
                         in_check = true;
                     } else {

@@ -153,12 +153,24 @@ pub struct SlideAttack {
     pub unlimited: PieceMask,
     /// Types with a range limit: (type mask, largest number of steps).
     pub limited: Vec<(PieceMask, u8)>,
+    /// Types that attack by a plain leap of exactly one step in this direction (kings,
+    /// pawns): tested on the walk's first square, so that square is read once.
+    pub near: PieceMask,
+}
+
+impl SlideAttack {
+    /// True when a man of a type in `m`, met `k` steps away, attacks along this direction.
+    #[inline(always)]
+    pub fn reaches(&self, m: PieceMask, k: u8) -> bool {
+        self.unlimited & m != 0 || k == 1 && self.near & m != 0 || self.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max)
+    }
 }
 
 /// The attack tables of one colour: how that colour's men attack a square.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AttackTables {
-    /// Plain leap attacks, one entry per distinct offset.
+    /// Plain leap attacks, one entry per distinct offset, except those folded into a slide
+    /// direction's `near` mask.
     pub leaps: Vec<LeapAttack>,
     /// Plain slide attacks, one entry per direction.
     pub slides: Vec<SlideAttack>,
@@ -183,7 +195,7 @@ impl AttackTables {
                 let idx = match t.slides.iter().position(|a| a.delta == -s.delta) {
                     Some(i) => i,
                     None => {
-                        t.slides.push(SlideAttack { delta: -s.delta, unlimited: 0, limited: Vec::new() });
+                        t.slides.push(SlideAttack { delta: -s.delta, unlimited: 0, limited: Vec::new(), near: 0 });
                         t.slides.len() - 1
                     }
                 };
@@ -196,6 +208,11 @@ impl AttackTables {
             }
             if m.rays.iter().any(|r| r.mode & CAPTURE != 0) {
                 t.general |= bit;
+            }
+        }
+        for sa in t.slides.iter_mut() {
+            if let Some(i) = t.leaps.iter().position(|l| l.delta == sa.delta) {
+                sa.near = t.leaps.remove(i).mask;
             }
         }
         t
