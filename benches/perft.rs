@@ -9,13 +9,48 @@ use chimera_engine::Position;
 
 /// (benchmark name, variant, FEN, depth)
 const CASES: &[(&str, &str, &str, u32)] = &[
-    ("chess-start-d4", "chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
-    ("kiwipete-d3", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
-    ("capablanca-start-d3", "capablanca", "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", 3),
-    ("grand-start-d3", "grand", "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1", 3),
-    ("leapers-d4", "chess", "1n2k1n1/8/3n4/8/8/4N3/8/1N2K1N1 w - - 0 1", 4),
-    ("riders-d3", "chess", "q2rk2b/8/8/3r4/2R5/8/8/B2RK2Q w - - 0 1", 3),
-    ("seirawan-gating-d3", "seirawan", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1", 3),
+    (
+        "chess-start-d4",
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        4,
+    ),
+    (
+        "kiwipete-d3",
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        3,
+    ),
+    (
+        "capablanca-start-d3",
+        "capablanca",
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        3,
+    ),
+    (
+        "grand-start-d3",
+        "grand",
+        "r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R w - - 0 1",
+        3,
+    ),
+    (
+        "leapers-d4",
+        "chess",
+        "1n2k1n1/8/3n4/8/8/4N3/8/1N2K1N1 w - - 0 1",
+        4,
+    ),
+    (
+        "riders-d3",
+        "chess",
+        "q2rk2b/8/8/3r4/2R5/8/8/B2RK2Q w - - 0 1",
+        3,
+    ),
+    (
+        "seirawan-gating-d3",
+        "seirawan",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
+        3,
+    ),
 ];
 
 fn perft_benches(c: &mut Criterion) {

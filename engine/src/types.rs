@@ -154,7 +154,10 @@ impl Cell {
     /// The man here, if any.
     #[inline(always)]
     pub fn piece(self) -> Option<Piece> {
-        self.color().map(|color| Piece { color, id: self.id() })
+        self.color().map(|color| Piece {
+            color,
+            id: self.id(),
+        })
     }
 
     /// True when the man here has never moved.
@@ -226,16 +229,26 @@ pub struct Geometry {
 impl Geometry {
     /// A geometry, or an error when a dimension is out of range.
     pub fn new(files: u8, ranks: u8, boards: u8) -> Result<Geometry, String> {
-        if !(1..=MAX_BOARD_SIDE as u8).contains(&files) || !(1..=MAX_BOARD_SIDE as u8).contains(&ranks) {
+        if !(1..=MAX_BOARD_SIDE as u8).contains(&files)
+            || !(1..=MAX_BOARD_SIDE as u8).contains(&ranks)
+        {
             return Err(format!("board size {files}x{ranks} is outside 1x1..16x16"));
         }
         if !(1..=MAX_BOARDS as u8).contains(&boards) {
-            return Err(format!("{boards} boards: between 1 and {MAX_BOARDS} are supported"));
+            return Err(format!(
+                "{boards} boards: between 1 and {MAX_BOARDS} are supported"
+            ));
         }
         if files as usize * boards as usize > 26 {
-            return Err(format!("{boards} boards of {files} files need more than 26 file letters"));
+            return Err(format!(
+                "{boards} boards of {files} files need more than 26 file letters"
+            ));
         }
-        Ok(Geometry { files, ranks, boards })
+        Ok(Geometry {
+            files,
+            ranks,
+            boards,
+        })
     }
 
     /// Cells per row of the padded array.
@@ -376,7 +389,11 @@ pub fn split_square(text: &str) -> Option<(usize, usize)> {
     }
     let file = (bytes[0] - b'a') as usize;
     let digits = &text[1..];
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+    if digits.is_empty()
+        || digits.len() > 2
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || digits.starts_with('0')
+    {
         return None;
     }
     let rank: usize = digits.parse().ok()?;
@@ -435,13 +452,25 @@ impl Move {
     /// A plain move.
     #[inline(always)]
     pub fn normal(from: Square, to: Square) -> Move {
-        Move { from, to, aux: Square::NONE, kind: MoveKind::Normal, piece: Move::NO_PIECE }
+        Move {
+            from,
+            to,
+            aux: Square::NONE,
+            kind: MoveKind::Normal,
+            piece: Move::NO_PIECE,
+        }
     }
 
     /// A move of `kind` with an extra square and piece.
     #[inline(always)]
     pub fn with(from: Square, to: Square, kind: MoveKind, aux: Square, piece: u8) -> Move {
-        Move { from, to, aux, kind, piece }
+        Move {
+            from,
+            to,
+            aux,
+            kind,
+            piece,
+        }
     }
 
     /// The promotion type of a board move, the dropped type of a drop, the gated type of a gate.
@@ -476,7 +505,10 @@ impl Move {
 
     /// True for castling of any kind.
     pub fn is_castle(self) -> bool {
-        matches!(self.kind, MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook)
+        matches!(
+            self.kind,
+            MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
+        )
     }
 }
 
@@ -519,7 +551,8 @@ mod tests {
                     let to = sq.index() as i32 + g.delta(dx, dy) as i32;
                     assert!(to >= 0 && (to as usize) < g.num_cells());
                     let (_, f, r) = g.coords(sq);
-                    let inside = (0..16).contains(&(f as i32 + dx)) && (0..16).contains(&(r as i32 + dy));
+                    let inside =
+                        (0..16).contains(&(f as i32 + dx)) && (0..16).contains(&(r as i32 + dy));
                     assert_eq!(real.contains(&Square(to as u16)), inside);
                 }
             }
@@ -528,9 +561,14 @@ mod tests {
 
     #[test]
     fn cells_pack_colour_virginity_and_id() {
-        let p = Piece { color: Color::Black, id: PieceId(17) };
+        let p = Piece {
+            color: Color::Black,
+            id: PieceId(17),
+        };
         let c = Cell::new(p, true);
-        assert!(c.is_piece() && c.is_virgin() && c.is_color(Color::Black) && !c.is_color(Color::White));
+        assert!(
+            c.is_piece() && c.is_virgin() && c.is_color(Color::Black) && !c.is_color(Color::White)
+        );
         assert_eq!(c.piece(), Some(p));
         assert!(!c.moved().is_virgin());
         assert!(Cell::OFF.is_off() && !Cell::OFF.is_piece() && !Cell::EMPTY.is_off());

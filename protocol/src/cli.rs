@@ -25,9 +25,16 @@ common options:
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
-    Perft { depth: u32, variant: String, fen: Option<String>, threads: usize },
+    Perft {
+        depth: u32,
+        variant: String,
+        fen: Option<String>,
+        threads: usize,
+    },
     Variants,
-    Check { file: String },
+    Check {
+        file: String,
+    },
     Help,
 }
 
@@ -48,7 +55,9 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         let a = args[i].as_str();
         let mut value = |name: &str| -> Result<String, String> {
             i += 1;
-            args.get(i).cloned().ok_or_else(|| format!("{name} needs a value"))
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
         };
         match a {
             "--variants" => common.variant_files.push(value(a)?),
@@ -56,7 +65,11 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
             "--fen" => fen = Some(value(a)?),
             "--threads" => {
                 let v = value(a)?;
-                threads = v.parse().ok().filter(|&t| t >= 1).ok_or_else(|| format!("bad thread count '{v}'"))?;
+                threads = v
+                    .parse()
+                    .ok()
+                    .filter(|&t| t >= 1)
+                    .ok_or_else(|| format!("bad thread count '{v}'"))?;
             }
             "-h" | "--help" => positional.insert(0, "help"),
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
@@ -69,12 +82,23 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         ["help", ..] => Command::Help,
         ["perft", depth] => {
             let depth = depth.parse().map_err(|_| format!("bad depth '{depth}'"))?;
-            Command::Perft { depth, variant, fen, threads }
+            Command::Perft {
+                depth,
+                variant,
+                fen,
+                threads,
+            }
         }
         ["perft"] => return Err("perft needs a depth".into()),
         ["variants"] => Command::Variants,
-        ["check", file] => Command::Check { file: file.to_string() },
-        [cmd, ..] => return Err(format!("unknown command or extra arguments: '{cmd}' (try 'chimera help')")),
+        ["check", file] => Command::Check {
+            file: file.to_string(),
+        },
+        [cmd, ..] => {
+            return Err(format!(
+                "unknown command or extra arguments: '{cmd}' (try 'chimera help')"
+            ))
+        }
     };
     Ok((command, common))
 }
@@ -103,7 +127,19 @@ pub fn run(args: &[String]) -> i32 {
         Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
         Command::Variants => list_variants(&registry, &mut out),
         Command::Check { file } => check_file(&registry, &file, &mut out),
-        Command::Perft { depth, variant, fen, threads } => perft(&registry, depth, &variant, fen.as_deref(), threads, &mut out),
+        Command::Perft {
+            depth,
+            variant,
+            fen,
+            threads,
+        } => perft(
+            &registry,
+            depth,
+            &variant,
+            fen.as_deref(),
+            threads,
+            &mut out,
+        ),
     };
     match result {
         Ok(()) => 0,
@@ -116,10 +152,20 @@ pub fn run(args: &[String]) -> i32 {
 
 fn list_variants(registry: &Registry, out: &mut impl Write) -> Result<(), String> {
     for name in registry.names() {
-        let Some(v) = registry.get(&name) else { continue };
+        let Some(v) = registry.get(&name) else {
+            continue;
+        };
         let g = &v.geometry;
-        writeln!(out, "{name:<12} {}x{} {:>2} piece types  {}  [{}]", g.files, g.ranks, v.num_pieces(), v.start_fen, v.source)
-            .map_err(|e| e.to_string())?;
+        writeln!(
+            out,
+            "{name:<12} {}x{} {:>2} piece types  {}  [{}]",
+            g.files,
+            g.ranks,
+            v.num_pieces(),
+            v.start_fen,
+            v.source
+        )
+        .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -140,20 +186,36 @@ fn check_file(registry: &Registry, file: &str, out: &mut impl Write) -> Result<(
     }
 }
 
-fn perft(registry: &Registry, depth: u32, variant: &str, fen: Option<&str>, threads: usize, out: &mut impl Write) -> Result<(), String> {
-    let v = registry.get(variant).ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
+fn perft(
+    registry: &Registry,
+    depth: u32,
+    variant: &str,
+    fen: Option<&str>,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let v = registry
+        .get(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
     let mut pos = match fen {
         Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
         None => Position::startpos(&v),
     };
     let start = Instant::now();
     let divide = if threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| e.to_string())?;
         pool.install(|| pos.perft_divide(depth, true))
     } else {
         pos.perft_divide(depth, false)
     };
-    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|d| d.1).sum() };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|d| d.1).sum()
+    };
     let elapsed = start.elapsed();
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
     for (mv, n) in &divide {
@@ -161,7 +223,11 @@ fn perft(registry: &Registry, depth: u32, variant: &str, fen: Option<&str>, thre
     }
     w(out, String::new())?;
     let secs = elapsed.as_secs_f64();
-    eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
     w(out, format!("Nodes searched: {total}"))
 }
 
@@ -175,14 +241,32 @@ mod tests {
 
     #[test]
     fn parses_perft_with_options() {
-        let (c, common) = parse_args(&args("perft 3 --variant grand --threads 2 --variants x.ini")).unwrap();
-        assert_eq!(c, Command::Perft { depth: 3, variant: "grand".into(), fen: None, threads: 2 });
+        let (c, common) = parse_args(&args(
+            "perft 3 --variant grand --threads 2 --variants x.ini",
+        ))
+        .unwrap();
+        assert_eq!(
+            c,
+            Command::Perft {
+                depth: 3,
+                variant: "grand".into(),
+                fen: None,
+                threads: 2
+            }
+        );
         assert_eq!(common.variant_files, vec!["x.ini".to_string()]);
     }
 
     #[test]
     fn rejects_bad_arguments() {
-        for bad in ["perft", "perft x", "perft 3 --threads 0", "perft 3 --fen", "frobnicate", "perft 3 --bogus 1"] {
+        for bad in [
+            "perft",
+            "perft x",
+            "perft 3 --threads 0",
+            "perft 3 --fen",
+            "frobnicate",
+            "perft 3 --bogus 1",
+        ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
     }

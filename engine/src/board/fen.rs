@@ -53,7 +53,11 @@ pub struct FenError {
 
 impl FenError {
     fn new(field: FenField, token: impl Into<String>, reason: impl Into<String>) -> FenError {
-        FenError { field, token: token.into(), reason: reason.into() }
+        FenError {
+            field,
+            token: token.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -119,10 +123,17 @@ impl Setup {
             return Err(FenError::new(FenField::Fields, text, "empty FEN"));
         }
         if fields.len() < 2 || fields.len() > 7 {
-            return Err(FenError::new(FenField::Fields, text, "expected board, side, castling, e.p. and counters"));
+            return Err(FenError::new(
+                FenField::Fields,
+                text,
+                "expected board, side, castling, e.p. and counters",
+            ));
         }
         let (placement, hand) = split_hand(fields[0])?;
-        let ranks = placement.split('/').map(parse_rank).collect::<Result<Vec<_>, _>>()?;
+        let ranks = placement
+            .split('/')
+            .map(parse_rank)
+            .collect::<Result<Vec<_>, _>>()?;
         let side = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
@@ -130,17 +141,28 @@ impl Setup {
         };
         let castling = fields.get(2).copied().unwrap_or("-").to_string();
         if castling != "-" && !castling.chars().all(|c| c.is_ascii_alphabetic()) {
-            return Err(FenError::new(FenField::Castling, castling, "expected '-' or letters"));
+            return Err(FenError::new(
+                FenField::Castling,
+                castling,
+                "expected '-' or letters",
+            ));
         }
         let ep = match fields.get(3).copied().unwrap_or("-") {
             "-" => Vec::new(),
             t => parse_ep(t)?,
         };
         // Fairy-Stockfish may put check counters (`3+3`) before the clocks; skip them.
-        let rest: Vec<&str> = fields.iter().skip(4).copied().filter(|f| !f.contains('+')).collect();
+        let rest: Vec<&str> = fields
+            .iter()
+            .skip(4)
+            .copied()
+            .filter(|f| !f.contains('+'))
+            .collect();
         let halfmove = match rest.first() {
             None => 0,
-            Some(t) => t.parse().map_err(|_| FenError::new(FenField::Halfmove, *t, "expected a number"))?,
+            Some(t) => t
+                .parse()
+                .map_err(|_| FenError::new(FenField::Halfmove, *t, "expected a number"))?,
         };
         let fullmove = match rest.get(1) {
             None => 1,
@@ -149,7 +171,15 @@ impl Setup {
                 Err(_) => return Err(FenError::new(FenField::Fullmove, *t, "expected a number")),
             },
         };
-        Ok(Setup { ranks, hand, side, castling, ep, halfmove, fullmove })
+        Ok(Setup {
+            ranks,
+            hand,
+            side,
+            castling,
+            ep,
+            halfmove,
+            fullmove,
+        })
     }
 }
 
@@ -162,14 +192,24 @@ fn split_hand(field: &str) -> Result<(&str, Option<Vec<char>>), FenError> {
     };
     let inner = &field[open + 1..];
     let Some(inner) = inner.strip_suffix(']') else {
-        return Err(FenError::new(FenField::Hand, &field[open..], "holdings must end with ']'"));
+        return Err(FenError::new(
+            FenField::Hand,
+            &field[open..],
+            "holdings must end with ']'",
+        ));
     };
     let mut letters = Vec::new();
     for c in inner.chars() {
         match c {
             '-' => {}
             c if c.is_ascii_alphabetic() => letters.push(c),
-            c => return Err(FenError::new(FenField::Hand, c.to_string(), "not a piece letter")),
+            c => {
+                return Err(FenError::new(
+                    FenField::Hand,
+                    c.to_string(),
+                    "not a piece letter",
+                ))
+            }
         }
     }
     Ok((&field[..open], Some(letters)))
@@ -189,7 +229,11 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
             let run: String = chars[i..j].iter().collect();
             let n: usize = run.parse().unwrap_or(0);
             if j - i > 2 || n == 0 {
-                return Err(FenError::new(FenField::Board, run, "empty-square counts are 1 to 99"));
+                return Err(FenError::new(
+                    FenField::Board,
+                    run,
+                    "empty-square counts are 1 to 99",
+                ));
             }
             tokens.push(BoardToken::Empty(n));
             i = j;
@@ -208,7 +252,11 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
         }
         match chars.get(k) {
             Some(&l) if l.is_ascii_alphabetic() => {
-                tokens.push(BoardToken::Man { letter: l, second_board, promoted });
+                tokens.push(BoardToken::Man {
+                    letter: l,
+                    second_board,
+                    promoted,
+                });
                 i = k + 1;
                 // A trailing '~' (promoted man that demotes when captured) is read and ignored.
                 if chars.get(i) == Some(&'~') {
@@ -217,7 +265,11 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
             }
             _ => {
                 let bad: String = chars[i..(k + 1).min(chars.len())].iter().collect();
-                return Err(FenError::new(FenField::Board, bad, "expected a piece letter or a digit"));
+                return Err(FenError::new(
+                    FenField::Board,
+                    bad,
+                    "expected a piece letter or a digit",
+                ));
             }
         }
     }
@@ -225,7 +277,13 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
 }
 
 fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
-    let bad = || FenError::new(FenField::EnPassant, text, "expected '-', a square, or two squares");
+    let bad = || {
+        FenError::new(
+            FenField::EnPassant,
+            text,
+            "expected '-', a square, or two squares",
+        )
+    };
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -244,7 +302,10 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
 }
 
 /// The placement of a setup as mailbox cells for `variant` (no rights or virginity yet).
-pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Vec<(Square, Piece)>, FenError> {
+pub(crate) fn placement(
+    variant: &Variant,
+    setup: &Setup,
+) -> Result<Vec<(Square, Piece)>, FenError> {
     let g = &variant.geometry;
     if setup.ranks.len() != g.ranks as usize {
         return Err(FenError::new(
@@ -261,7 +322,11 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Vec<(Square,
         for t in tokens {
             match *t {
                 BoardToken::Empty(n) => file += n,
-                BoardToken::Man { letter, second_board, .. } => {
+                BoardToken::Man {
+                    letter,
+                    second_board,
+                    ..
+                } => {
                     let Some(id) = variant.piece_by_letter(letter) else {
                         return Err(FenError::new(
                             FenField::Board,
@@ -269,20 +334,44 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Vec<(Square,
                             format!("no such piece in {}", variant.name),
                         ));
                     };
-                    let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    let display_file = if second_board && g.boards > 1 { file + g.files as usize } else { file };
+                    let color = if letter.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let display_file = if second_board && g.boards > 1 {
+                        file + g.files as usize
+                    } else {
+                        file
+                    };
                     if second_board && g.boards < 2 {
-                        return Err(FenError::new(FenField::Board, format!("|{letter}"), "this variant has one board"));
+                        return Err(FenError::new(
+                            FenField::Board,
+                            format!("|{letter}"),
+                            "this variant has one board",
+                        ));
                     }
                     let Some(sq) = g.display_square(display_file, rank) else {
-                        return Err(FenError::new(FenField::Board, rank_text(tokens), format!("rank {} is too long", rank + 1)));
+                        return Err(FenError::new(
+                            FenField::Board,
+                            rank_text(tokens),
+                            format!("rank {} is too long", rank + 1),
+                        ));
                     };
                     men.push((sq, Piece { color, id }));
                     file += 1;
                 }
             }
         }
-        let expected = if tokens.iter().any(|t| matches!(t, BoardToken::Man { second_board: true, .. })) {
+        let expected = if tokens.iter().any(|t| {
+            matches!(
+                t,
+                BoardToken::Man {
+                    second_board: true,
+                    ..
+                }
+            )
+        }) {
             g.files as usize
         } else {
             wide
@@ -303,8 +392,17 @@ fn rank_text(tokens: &[BoardToken]) -> String {
         .iter()
         .map(|t| match t {
             BoardToken::Empty(n) => n.to_string(),
-            BoardToken::Man { letter, second_board, promoted } => {
-                format!("{}{}{}", if *second_board { "|" } else { "" }, if *promoted { "+" } else { "" }, letter)
+            BoardToken::Man {
+                letter,
+                second_board,
+                promoted,
+            } => {
+                format!(
+                    "{}{}{}",
+                    if *second_board { "|" } else { "" },
+                    if *promoted { "+" } else { "" },
+                    letter
+                )
             }
         })
         .collect()
@@ -313,7 +411,8 @@ fn rank_text(tokens: &[BoardToken]) -> String {
 impl Position {
     /// The start position of `variant`.
     pub fn startpos(variant: &VariantRef) -> Position {
-        Position::from_fen(variant, &variant.start_fen).expect("built variants have a valid start FEN")
+        Position::from_fen(variant, &variant.start_fen)
+            .expect("built variants have a valid start FEN")
     }
 
     /// Reads a FEN for `variant`.
@@ -331,20 +430,29 @@ impl Position {
 
         let castling = parse_castling(v, &men, &setup.castling)?;
         for &(sq, piece) in &men {
-            let virgin = if v.gating.is_some() && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
-                castling.gates[piece.color.index()].contains(&g.file_of(sq))
-                    || castling.implied_virgin.contains(&sq)
-            } else {
-                start.contains(&(sq, piece)) || castling.implied_virgin.contains(&sq)
-            };
+            let virgin =
+                if v.gating.is_some() && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
+                    castling.gates[piece.color.index()].contains(&g.file_of(sq))
+                        || castling.implied_virgin.contains(&sq)
+                } else {
+                    start.contains(&(sq, piece)) || castling.implied_virgin.contains(&sq)
+                };
             pos.put(sq, Cell::new(piece, virgin));
         }
         if let Some(hand) = &setup.hand {
             for &letter in hand {
                 let Some(id) = v.piece_by_letter(letter) else {
-                    return Err(FenError::new(FenField::Hand, letter.to_string(), format!("no such piece in {}", v.name)));
+                    return Err(FenError::new(
+                        FenField::Hand,
+                        letter.to_string(),
+                        format!("no such piece in {}", v.name),
+                    ));
                 };
-                let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+                let color = if letter.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 pos.hand_add(color, id);
             }
         }
@@ -369,15 +477,23 @@ impl Position {
             return Ok(());
         }
         let g = self.variant.geometry.clone();
-        let text: String = setup.ep.iter().map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1)).collect();
+        let text: String = setup
+            .ep
+            .iter()
+            .map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
+            .collect();
         let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
-        let passed = g.display_square(setup.ep[0].0, setup.ep[0].1).ok_or_else(|| bad("not a square of this board"))?;
+        let passed = g
+            .display_square(setup.ep[0].0, setup.ep[0].1)
+            .ok_or_else(|| bad("not a square of this board"))?;
         if !self.cell(passed).is_empty() {
             return Err(bad("the square passed over is not empty"));
         }
         let mover = self.side.opposite();
         let victim = match setup.ep.get(1) {
-            Some(&(f, r)) => g.display_square(f, r).ok_or_else(|| bad("not a square of this board"))?,
+            Some(&(f, r)) => g
+                .display_square(f, r)
+                .ok_or_else(|| bad("not a square of this board"))?,
             None => {
                 let forward = if mover == Color::White { 1 } else { -1 };
                 let candidates: Vec<Square> = [0, -1, 1]
@@ -397,7 +513,9 @@ impl Position {
         };
         let c = self.cell(victim);
         if !c.is_color(mover) || self.variant.ep_types & (1 << c.id().0) == 0 {
-            return Err(bad("no pawn of the side that just moved on the landing square"));
+            return Err(bad(
+                "no pawn of the side that just moved on the landing square",
+            ));
         }
         // As Fairy-Stockfish does, keep the e.p. square only when a capture there is possible.
         if self.ep_capture_possible(passed, self.side) {
@@ -414,19 +532,34 @@ impl Position {
         let g = &v.geometry;
         for color in Color::ALL {
             if v.checking && v.royal_mask != 0 && self.royal_count(color) == 0 {
-                return Err(FenError::new(FenField::Position, color.to_string(), "has no royal piece"));
+                return Err(FenError::new(
+                    FenField::Position,
+                    color.to_string(),
+                    "has no royal piece",
+                ));
             }
         }
         for sq in g.squares() {
             let c = self.cell(sq);
             let Some(color) = c.color() else { continue };
             let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
-            if last && v.promotion.pawn_types & (1 << c.id().0) != 0 && v.in_promotion_zone(color, sq) {
-                return Err(FenError::new(FenField::Board, g.name(sq), "a pawn on its last rank"));
+            if last
+                && v.promotion.pawn_types & (1 << c.id().0) != 0
+                && v.in_promotion_zone(color, sq)
+            {
+                return Err(FenError::new(
+                    FenField::Board,
+                    g.name(sq),
+                    "a pawn on its last rank",
+                ));
             }
         }
         if self.royal_in_danger(self.side.opposite()) {
-            return Err(FenError::new(FenField::Position, self.side.opposite().to_string(), "the side not to move is in check"));
+            return Err(FenError::new(
+                FenField::Position,
+                self.side.opposite().to_string(),
+                "the side not to move is in check",
+            ));
         }
         Ok(())
     }
@@ -439,7 +572,9 @@ impl Position {
         for rank in (0..g.ranks as usize).rev() {
             let mut empty = 0;
             for file in 0..g.display_files() {
-                let Some(sq) = g.display_square(file, rank) else { continue };
+                let Some(sq) = g.display_square(file, rank) else {
+                    continue;
+                };
                 match self.cell(sq).piece() {
                     None => empty += 1,
                     Some(p) => {
@@ -491,14 +626,23 @@ impl Position {
         let g = &v.geometry;
         let mut s = String::new();
         for color in Color::ALL {
-            let case = |c: char| if color == Color::White { c.to_ascii_uppercase() } else { c };
-            for side in 0..2 {
-                let bit = CASTLE_BITS[color.index()][side];
+            let case = |c: char| {
+                if color == Color::White {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            };
+            for (side, &bit) in CASTLE_BITS[color.index()].iter().enumerate() {
                 if self.st.castling & bit == 0 {
                     continue;
                 }
                 let rook = self.castle_rook[bit.trailing_zeros() as usize];
-                let outermost = v.castling.as_ref().map(|r| outermost_rook(self, color, side == 0, r.rooks)) == Some(Some(rook));
+                let outermost = v
+                    .castling
+                    .as_ref()
+                    .map(|r| outermost_rook(self, color, side == 0, r.rooks))
+                    == Some(Some(rook));
                 if outermost {
                     s.push(case(if side == 0 { 'k' } else { 'q' }));
                 } else {
@@ -507,7 +651,15 @@ impl Position {
             }
             if let Some(gating) = &v.gating {
                 for file in 0..g.files as usize {
-                    let sq = g.square(0, file, if color == Color::White { gating.rank } else { g.ranks as usize - 1 - gating.rank });
+                    let sq = g.square(
+                        0,
+                        file,
+                        if color == Color::White {
+                            gating.rank
+                        } else {
+                            g.ranks as usize - 1 - gating.rank
+                        },
+                    );
                     let c = self.cell(sq);
                     if c.is_color(color) && c.is_virgin() {
                         s.push(case((b'a' + file as u8) as char));
@@ -524,7 +676,10 @@ impl Position {
 
 /// The men of the variant's start position.
 fn start_placement(v: &Variant) -> Vec<(Square, Piece)> {
-    Setup::parse(&v.start_fen).ok().and_then(|s| placement(v, &s).ok()).unwrap_or_default()
+    Setup::parse(&v.start_fen)
+        .ok()
+        .and_then(|s| placement(v, &s).ok())
+        .unwrap_or_default()
 }
 
 /// The outermost castling rook of `color` on the given side of its castling king.
@@ -535,11 +690,18 @@ fn outermost_rook(pos: &Position, color: Color, kingside: bool, rooks: u32) -> O
         return None;
     }
     let (board, kfile, rank) = g.coords(king);
-    let files: Vec<usize> = if kingside { (kfile + 1..g.files as usize).rev().collect() } else { (0..kfile).collect() };
-    files.into_iter().map(|f| g.square(board, f, rank)).find(|&s| {
-        let c = pos.cell(s);
-        c.is_color(color) && rooks & (1 << c.id().0) != 0
-    })
+    let files: Vec<usize> = if kingside {
+        (kfile + 1..g.files as usize).rev().collect()
+    } else {
+        (0..kfile).collect()
+    };
+    files
+        .into_iter()
+        .map(|f| g.square(board, f, rank))
+        .find(|&s| {
+            let c = pos.cell(s);
+            c.is_color(color) && rooks & (1 << c.id().0) != 0
+        })
 }
 
 /// The meaning of the castling field.
@@ -565,15 +727,28 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
     let at = |sq: Square| men.iter().find(|m| m.0 == sq).map(|m| m.1);
     if let Some(rules) = &v.castling {
         for color in Color::ALL {
-            let rank = if color == Color::White { rules.rank } else { g.ranks as usize - 1 - rules.rank };
+            let rank = if color == Color::White {
+                rules.rank
+            } else {
+                g.ranks as usize - 1 - rules.rank
+            };
             let kings: Vec<Square> = (0..g.files as usize)
                 .map(|f| g.square(0, f, rank))
-                .filter(|&s| at(s) == Some(Piece { color, id: rules.king }))
+                .filter(|&s| {
+                    at(s)
+                        == Some(Piece {
+                            color,
+                            id: rules.king,
+                        })
+                })
                 .collect();
             out.king[color.index()] = match kings.as_slice() {
                 [one] => *one,
                 [] => Square::NONE,
-                many => *many.iter().find(|&&s| g.file_of(s) == rules.king_file).unwrap_or(&many[0]),
+                many => *many
+                    .iter()
+                    .find(|&&s| g.file_of(s) == rules.king_file)
+                    .unwrap_or(&many[0]),
             };
         }
     }
@@ -581,10 +756,15 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         return Ok(out);
     }
     for ch in field.chars() {
-        let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let lower = ch.to_ascii_lowercase();
         let bad = |why: &str| FenError::new(FenField::Castling, ch.to_string(), why.to_string());
-        let file_letter = lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
+        let file_letter =
+            lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
         let is_side_letter = lower == 'k' || lower == 'q';
         if v.gating.is_some() && file_letter && !is_side_letter {
             out.gates[color.index()].push(lower as usize - 'a' as usize);
@@ -598,13 +778,23 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
             return Err(bad("no castling king on its rank"));
         }
         let (board, kfile, rank) = g.coords(king);
-        let rook_sq = if is_side_letter && !(file_letter && v.gating.is_none() && !has_rook_on(v, men, color, board, rank, lower)) {
+        let rook_sq = if is_side_letter
+            && !(file_letter
+                && v.gating.is_none()
+                && !has_rook_on(v, men, color, board, rank, lower))
+        {
             let kingside = lower == 'k';
-            let files: Vec<usize> = if kingside { (kfile + 1..g.files as usize).rev().collect() } else { (0..kfile).collect() };
+            let files: Vec<usize> = if kingside {
+                (kfile + 1..g.files as usize).rev().collect()
+            } else {
+                (0..kfile).collect()
+            };
             files
                 .into_iter()
                 .map(|f| g.square(board, f, rank))
-                .find(|&s| at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0))
+                .find(|&s| {
+                    at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0)
+                })
                 .ok_or_else(|| bad("no rook to castle with"))?
         } else if file_letter {
             let s = g.square(board, lower as usize - 'a' as usize, rank);
@@ -626,13 +816,23 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
 }
 
 /// True when a Shredder-style file letter `letter` names a castling rook of `color`.
-fn has_rook_on(v: &Variant, men: &[(Square, Piece)], color: Color, board: usize, rank: usize, letter: char) -> bool {
+fn has_rook_on(
+    v: &Variant,
+    men: &[(Square, Piece)],
+    color: Color,
+    board: usize,
+    rank: usize,
+    letter: char,
+) -> bool {
     let g = &v.geometry;
-    let Some(rules) = &v.castling else { return false };
+    let Some(rules) = &v.castling else {
+        return false;
+    };
     let file = letter as usize - 'a' as usize;
     if file >= g.files as usize {
         return false;
     }
     let s = g.square(board, file, rank);
-    men.iter().any(|m| m.0 == s && m.1.color == color && rules.rooks & (1 << m.1.id.0) != 0)
+    men.iter()
+        .any(|m| m.0 == s && m.1.color == color && rules.rooks & (1 << m.1.id.0) != 0)
 }

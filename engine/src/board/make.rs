@@ -18,7 +18,13 @@ impl Position {
         changes.push(Change::Put(sq));
     }
 
-    fn edit_shift(&mut self, changes: &mut ArrayVec<Change, 12>, from: Square, to: Square, cell: Cell) {
+    fn edit_shift(
+        &mut self,
+        changes: &mut ArrayVec<Change, 12>,
+        from: Square,
+        to: Square,
+        cell: Cell,
+    ) {
         let old = self.cell_fast(from);
         self.shift(from, to, cell);
         changes.push(Change::Shifted(from, to, old));
@@ -62,7 +68,11 @@ impl Position {
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Gate | MoveKind::EnPassant => {
                 let mover = self.cell_fast(mv.from);
                 irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
-                let victim_sq = if mv.kind == MoveKind::EnPassant { mv.aux } else { mv.to };
+                let victim_sq = if mv.kind == MoveKind::EnPassant {
+                    mv.aux
+                } else {
+                    mv.to
+                };
                 if self.cell_fast(victim_sq).is_piece() {
                     self.capture(&mut changes, victim_sq);
                     irreversible = true;
@@ -74,10 +84,16 @@ impl Position {
                 self.edit_shift(&mut changes, mv.from, mv.to, arrived);
                 if let Some(id) = mv.gated() {
                     self.edit_hand_sub(&mut changes, us, id);
-                    self.edit_put(&mut changes, mv.aux, Cell::new(Piece { color: us, id }, false));
+                    self.edit_put(
+                        &mut changes,
+                        mv.aux,
+                        Cell::new(Piece { color: us, id }, false),
+                    );
                     irreversible = true;
                 }
-                if mv.kind == MoveKind::DoubleStep && self.ep_capture_possible(mv.aux, us.opposite()) {
+                if mv.kind == MoveKind::DoubleStep
+                    && self.ep_capture_possible(mv.aux, us.opposite())
+                {
                     self.st.ep = mv.aux;
                     self.st.ep_victim = mv.to;
                 }
@@ -90,13 +106,21 @@ impl Position {
                 self.edit_put(&mut changes, rook_to, rook.moved());
                 if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
                     self.edit_hand_sub(&mut changes, us, id);
-                    self.edit_put(&mut changes, gate, Cell::new(Piece { color: us, id }, false));
+                    self.edit_put(
+                        &mut changes,
+                        gate,
+                        Cell::new(Piece { color: us, id }, false),
+                    );
                 }
             }
             MoveKind::Drop => {
                 let id = PieceId(mv.piece);
                 self.edit_hand_sub(&mut changes, us, id);
-                self.edit_put(&mut changes, mv.to, Cell::new(Piece { color: us, id }, false));
+                self.edit_put(
+                    &mut changes,
+                    mv.to,
+                    Cell::new(Piece { color: us, id }, false),
+                );
                 irreversible = true;
             }
             MoveKind::Pass => {}
@@ -106,7 +130,11 @@ impl Position {
         if mv.is_castle() {
             self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
         }
-        self.st.halfmove = if irreversible { 0 } else { state.halfmove.saturating_add(1) };
+        self.st.halfmove = if irreversible {
+            0
+        } else {
+            state.halfmove.saturating_add(1)
+        };
         let z = &self.variant.zobrist;
         hash_extra ^= z.castling(self.st.castling);
         if self.st.ep != Square::NONE {
@@ -122,7 +150,9 @@ impl Position {
 
     /// Takes back the last move made with [`Position::make_move`].
     pub fn unmake_move(&mut self) {
-        let Some(undo) = self.history.pop() else { return };
+        let Some(undo) = self.history.pop() else {
+            return;
+        };
         for change in undo.changes.iter().rev() {
             match *change {
                 Change::Put(sq) => {

@@ -32,7 +32,10 @@ pub struct PieceList {
 
 impl PieceList {
     fn new(cells: usize) -> PieceList {
-        PieceList { squares: Vec::with_capacity(128), index: vec![u16::MAX; cells] }
+        PieceList {
+            squares: Vec::with_capacity(128),
+            index: vec![u16::MAX; cells],
+        }
     }
 
     #[inline(always)]
@@ -44,7 +47,10 @@ impl PieceList {
     #[inline(always)]
     fn remove(&mut self, sq: Square) {
         let i = self.index[sq.index()] as usize;
-        let last = self.squares.pop().expect("piece list out of step with the board");
+        let last = self
+            .squares
+            .pop()
+            .expect("piece list out of step with the board");
         if i < self.squares.len() {
             self.squares[i] = last;
             self.index[last.index()] = i as u16;
@@ -141,7 +147,14 @@ impl Position {
             royal_count: [0; 2],
             royal_sq: [Square::NONE; 2],
             side: Color::White,
-            st: State { hash: 0, castling: 0, ep: Square::NONE, ep_victim: Square::NONE, halfmove: 0, phase: 0 },
+            st: State {
+                hash: 0,
+                castling: 0,
+                ep: Square::NONE,
+                ep_victim: Square::NONE,
+                halfmove: 0,
+                phase: 0,
+            },
             fullmove: 1,
             castle_rook: [Square::NONE; 4],
             castle_king: [Square::NONE; 2],
@@ -363,7 +376,12 @@ impl Position {
 
     /// [`Position::shift`], updating the hash only when `HASH`.
     #[inline(always)]
-    pub(crate) fn shift_hashed<const HASH: bool>(&mut self, from: Square, to: Square, new_cell: Cell) {
+    pub(crate) fn shift_hashed<const HASH: bool>(
+        &mut self,
+        from: Square,
+        to: Square,
+        new_cell: Cell,
+    ) {
         let old = self.board[from.index()];
         debug_assert!(old.is_piece() && self.board[to.index()].is_empty());
         let color = old.color().unwrap_or(Color::White);
@@ -416,7 +434,14 @@ impl Position {
         }
         for color in Color::ALL {
             for id in 0..self.variant.num_pieces() {
-                let ci = Cell::new(Piece { color, id: PieceId(id as u8) }, false).colored_index();
+                let ci = Cell::new(
+                    Piece {
+                        color,
+                        id: PieceId(id as u8),
+                    },
+                    false,
+                )
+                .colored_index();
                 h ^= z.hand(ci, self.hands[color.index()][id]);
             }
         }
@@ -480,7 +505,9 @@ impl Position {
     pub(crate) fn rebuild_castling(&mut self) {
         self.rights_mask.iter_mut().for_each(|m| *m = 0);
         self.castle_paths = [None, None, None, None];
-        let Some(rules) = self.variant.castling.clone() else { return };
+        let Some(rules) = self.variant.castling.clone() else {
+            return;
+        };
         let g = self.variant.geometry.clone();
         for color in Color::ALL {
             let king = self.castle_king[color.index()];
@@ -493,14 +520,25 @@ impl Position {
                 self.rights_mask[rook.index()] |= bit;
                 self.rights_mask[king.index()] |= bit;
                 let (board, king_file, rank) = g.coords(king);
-                let to_file = if side == 0 { rules.kingside_file } else { rules.queenside_file };
-                let rook_to_file = if side == 0 { to_file.wrapping_sub(1) } else { to_file + 1 };
+                let to_file = if side == 0 {
+                    rules.kingside_file
+                } else {
+                    rules.queenside_file
+                };
+                let rook_to_file = if side == 0 {
+                    to_file.wrapping_sub(1)
+                } else {
+                    to_file + 1
+                };
                 if rook_to_file >= g.files as usize {
                     continue;
                 }
                 let rook_file = g.file_of(rook);
                 let files = [king_file, rook_file, to_file, rook_to_file];
-                let (lo, hi) = (files.iter().min().copied().unwrap_or(0), files.iter().max().copied().unwrap_or(0));
+                let (lo, hi) = (
+                    files.iter().min().copied().unwrap_or(0),
+                    files.iter().max().copied().unwrap_or(0),
+                );
                 let mut path = CastlePath {
                     king_from: king,
                     king_to: g.square(board, to_file, rank),

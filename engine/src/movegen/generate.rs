@@ -97,7 +97,12 @@ impl Position {
     /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true
     /// for the types that promote, whose moves into the zone are expanded into the choices.
     #[inline(always)]
-    fn generate_plain<const PROMOTES: bool, S: MoveSink>(&self, from: Square, cell: Cell, list: &mut S) {
+    fn generate_plain<const PROMOTES: bool, S: MoveSink>(
+        &self,
+        from: Square,
+        cell: Cell,
+        list: &mut S,
+    ) {
         let us = self.side;
         let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
         let us_bit = us.cell_bit();
@@ -118,7 +123,14 @@ impl Position {
                 if leap.mode & wanted != 0 {
                     add(list, to);
                 } else if c == 0 && leap.mode & EN_PASSANT != 0 && to == self.st.ep {
-                    self.push_board_move(from, to, cell, MoveKind::EnPassant, self.st.ep_victim, list);
+                    self.push_board_move(
+                        from,
+                        to,
+                        cell,
+                        MoveKind::EnPassant,
+                        self.st.ep_victim,
+                        list,
+                    );
                 }
             }
         }
@@ -127,7 +139,11 @@ impl Position {
             for ds in &moves.double_steps {
                 let (passed, to) = (from.offset(ds.passed), from.offset(ds.delta));
                 if self.cell_fast(passed).is_empty() && self.cell_fast(to).is_empty() {
-                    let (kind, aux) = if leaves_ep { (MoveKind::DoubleStep, passed) } else { (MoveKind::Normal, Square::NONE) };
+                    let (kind, aux) = if leaves_ep {
+                        (MoveKind::DoubleStep, passed)
+                    } else {
+                        (MoveKind::Normal, Square::NONE)
+                    };
                     self.push_board_move(from, to, cell, kind, aux, list);
                 }
             }
@@ -162,10 +178,20 @@ impl Position {
         if ray.routes.is_empty() {
             return true;
         }
-        let clear = |route: &Route| route.squares().iter().all(|&d| self.cell_fast(s.offset(d)).is_empty());
+        let clear = |route: &Route| {
+            route
+                .squares()
+                .iter()
+                .all(|&d| self.cell_fast(s.offset(d)).is_empty())
+        };
         if ray.must_jump {
             // `j` on a leaper: the square jumped over must be occupied.
-            return ray.routes.iter().all(|route| route.squares().iter().any(|&d| self.cell_fast(s.offset(d)).is_piece()));
+            return ray.routes.iter().all(|route| {
+                route
+                    .squares()
+                    .iter()
+                    .any(|&d| self.cell_fast(s.offset(d)).is_piece())
+            });
         }
         ray.routes.iter().any(clear)
     }
@@ -201,8 +227,17 @@ impl Position {
                     if ray.hop == HopKind::Grasshopper {
                         let land = s.offset(ray.delta);
                         let lc = self.cell_fast(land);
-                        if lc.is_empty() && ray.mode & QUIET != 0 || enemy(lc) && ray.mode & CAPTURE != 0 {
-                            self.push_board_move(from, land, cell, MoveKind::Normal, Square::NONE, list);
+                        if lc.is_empty() && ray.mode & QUIET != 0
+                            || enemy(lc) && ray.mode & CAPTURE != 0
+                        {
+                            self.push_board_move(
+                                from,
+                                land,
+                                cell,
+                                MoveKind::Normal,
+                                Square::NONE,
+                                list,
+                            );
                         }
                         return;
                     }
@@ -216,7 +251,14 @@ impl Position {
                 if ray.mode & QUIET != 0 {
                     self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
                 } else if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
-                    self.push_board_move(from, s, cell, MoveKind::EnPassant, self.st.ep_victim, list);
+                    self.push_board_move(
+                        from,
+                        s,
+                        cell,
+                        MoveKind::EnPassant,
+                        self.st.ep_victim,
+                        list,
+                    );
                 }
                 if limit_reached {
                     return;
@@ -231,7 +273,15 @@ impl Position {
     }
 
     /// Pushes a board move, expanded into its promotion choices where the mover promotes.
-    fn push_board_move<S: MoveSink>(&self, from: Square, to: Square, cell: Cell, kind: MoveKind, aux: Square, list: &mut S) {
+    fn push_board_move<S: MoveSink>(
+        &self,
+        from: Square,
+        to: Square,
+        cell: Cell,
+        kind: MoveKind,
+        aux: Square,
+        list: &mut S,
+    ) {
         let us = self.side;
         let v = &self.variant;
         let promo = &v.promotion;
@@ -248,7 +298,10 @@ impl Position {
             list.add(Move::with(from, to, kind, aux, choice.0));
         }
         let last_rank = v.geometry.relative_rank(to, us) == v.geometry.ranks as usize - 1;
-        if !promo.mandatory && !(promo.immobility_illegal && last_rank) {
+        // Staying unpromoted is allowed unless promotion is compulsory, or the pawn would be
+        // stuck on its last rank where the variant forbids immobile men.
+        let may_stay = !(promo.mandatory || promo.immobility_illegal && last_rank);
+        if may_stay {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
         }
     }
@@ -263,8 +316,13 @@ impl Position {
             }
             for i in first..end {
                 let m = list[i];
-                if m.kind == MoveKind::Normal && m.piece == Move::NO_PIECE || m.kind == MoveKind::DoubleStep {
-                    push(list, Move::with(m.from, m.to, MoveKind::Gate, m.from, id as u8));
+                if m.kind == MoveKind::Normal && m.piece == Move::NO_PIECE
+                    || m.kind == MoveKind::DoubleStep
+                {
+                    push(
+                        list,
+                        Move::with(m.from, m.to, MoveKind::Gate, m.from, id as u8),
+                    );
                 }
             }
         }
@@ -274,16 +332,24 @@ impl Position {
     /// mover's check status when the caller already knows it.
     pub(crate) fn generate_castling(&self, list: &mut MoveList, in_check: Option<bool>) {
         let us = self.side;
-        let Some(rules) = &self.variant.castling else { return };
+        let Some(rules) = &self.variant.castling else {
+            return;
+        };
         let mut in_check = in_check;
         for bit in CASTLE_BITS[us.index()] {
             if self.st.castling & bit == 0 {
                 continue;
             }
-            let Some(path) = &self.castle_paths[bit.trailing_zeros() as usize] else { continue };
+            let Some(path) = &self.castle_paths[bit.trailing_zeros() as usize] else {
+                continue;
+            };
             let king = self.cell_fast(path.king_from);
             let rook = self.cell_fast(path.rook_from);
-            if !king.is_color(us) || king.id() != rules.king || !rook.is_color(us) || rules.rooks & (1 << rook.id().0) == 0 {
+            if !king.is_color(us)
+                || king.id() != rules.king
+                || !rook.is_color(us)
+                || rules.rooks & (1 << rook.id().0) == 0
+            {
                 continue;
             }
             if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
@@ -292,21 +358,34 @@ impl Position {
             if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite())) {
                 return;
             }
-            if path.safe.iter().any(|&s| self.is_attacked(s, us.opposite())) {
+            if path
+                .safe
+                .iter()
+                .any(|&s| self.is_attacked(s, us.opposite()))
+            {
                 continue;
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
-            push(list, Move::with(from, to, MoveKind::Castle, aux, Move::NO_PIECE));
+            push(
+                list,
+                Move::with(from, to, MoveKind::Castle, aux, Move::NO_PIECE),
+            );
             if self.variant.gating.is_some() {
                 for id in 0..self.variant.num_pieces() {
                     if self.hands[us.index()][id] == 0 {
                         continue;
                     }
                     if king.is_virgin() {
-                        push(list, Move::with(from, to, MoveKind::CastleGateKing, aux, id as u8));
+                        push(
+                            list,
+                            Move::with(from, to, MoveKind::CastleGateKing, aux, id as u8),
+                        );
                     }
                     if rook.is_virgin() {
-                        push(list, Move::with(from, to, MoveKind::CastleGateRook, aux, id as u8));
+                        push(
+                            list,
+                            Move::with(from, to, MoveKind::CastleGateRook, aux, id as u8),
+                        );
                     }
                 }
             }
@@ -331,7 +410,10 @@ impl Position {
                 if pawn && (g.relative_rank(sq, us) == 0 || v.in_promotion_zone(us, sq)) {
                     continue;
                 }
-                push(list, Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8));
+                push(
+                    list,
+                    Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8),
+                );
             }
         }
     }

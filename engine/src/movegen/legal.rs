@@ -26,7 +26,10 @@ impl Position {
         match self.royal_count(color) {
             0 => false,
             1 => self.is_attacked(self.royal_sq[color.index()], them),
-            _ => self.royal_squares(color).iter().any(|&s| self.is_attacked(s, them)),
+            _ => self
+                .royal_squares(color)
+                .iter()
+                .any(|&s| self.is_attacked(s, them)),
         }
     }
 
@@ -84,7 +87,11 @@ impl Position {
                 break;
             }
         }
-        Some(Guard { royal, in_check, pinned })
+        Some(Guard {
+            royal,
+            in_check,
+            pinned,
+        })
     }
 
     /// Makes the move, asks whether the mover's royal man is safe, and unmakes it.
@@ -178,14 +185,18 @@ impl Position {
         let mut counter = MoveCounter(0);
         let mut list = MoveList::new();
         let ep_types = if self.st.ep != Square::NONE {
-            self.variant.ep_attacks[us.index()].iter().fold(0, |m, e| m | e.1)
+            self.variant.ep_attacks[us.index()]
+                .iter()
+                .fold(0, |m, e| m | e.1)
         } else {
             0
         };
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
             let cell = self.cell_fast(from);
-            let risky = from == guard.royal || guard.pinned.contains(&from) || ep_types & (1 << cell.id().0) != 0;
+            let risky = from == guard.royal
+                || guard.pinned.contains(&from)
+                || ep_types & (1 << cell.id().0) != 0;
             if risky {
                 let start = list.len();
                 self.generate_piece_moves(from, cell, &mut list);

@@ -35,7 +35,11 @@ impl Position {
         let lower = |id: u8| self.variant.pieces[id as usize].letter.to_ascii_lowercase();
         match mv.kind {
             MoveKind::Pass => "0000".to_string(),
-            MoveKind::Drop => format!("{}@{}", self.variant.pieces[mv.piece as usize].letter, g.name(mv.to)),
+            MoveKind::Drop => format!(
+                "{}@{}",
+                self.variant.pieces[mv.piece as usize].letter,
+                g.name(mv.to)
+            ),
             MoveKind::Castle | MoveKind::CastleGateKing => {
                 let king_moves = g.file_of(mv.from).abs_diff(g.file_of(mv.to));
                 let to = if king_moves <= 1 { mv.aux } else { mv.to };
@@ -45,7 +49,9 @@ impl Position {
                 }
                 s
             }
-            MoveKind::CastleGateRook => format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece)),
+            MoveKind::CastleGateRook => {
+                format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece))
+            }
             _ => {
                 let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
                 if mv.piece != Move::NO_PIECE {
@@ -75,7 +81,9 @@ impl Position {
                     "{}{}{}",
                     g.name(mv.from),
                     g.name(mv.aux),
-                    self.variant.pieces[mv.piece as usize].letter.to_ascii_lowercase()
+                    self.variant.pieces[mv.piece as usize]
+                        .letter
+                        .to_ascii_lowercase()
                 )),
                 MoveKind::Pass => Some(format!("{}{}", g.name(mv.from), g.name(mv.from))),
                 _ => None,
@@ -105,11 +113,17 @@ fn well_formed(t: &str) -> bool {
     }
     if let Some((piece, square)) = t.split_once('@') {
         let p = piece.trim_start_matches('+');
-        return p.len() == 1 && p.chars().all(|c| c.is_ascii_alphabetic()) && split_square(square).is_some();
+        return p.len() == 1
+            && p.chars().all(|c| c.is_ascii_alphabetic())
+            && split_square(square).is_some();
     }
-    let Some((first, rest)) = split_leading_square(t) else { return false };
+    let Some((first, rest)) = split_leading_square(t) else {
+        return false;
+    };
     let _ = first;
-    let Some((_, tail)) = split_leading_square(rest) else { return false };
+    let Some((_, tail)) = split_leading_square(rest) else {
+        return false;
+    };
     tail.is_empty() || tail.len() == 1 && tail.chars().all(|c| c.is_ascii_alphabetic() || c == '+')
 }
 
@@ -119,7 +133,11 @@ fn split_leading_square(t: &str) -> Option<(&str, &str)> {
     if b.is_empty() || !b[0].is_ascii_lowercase() {
         return None;
     }
-    let digits = b[1..].iter().take_while(|c| c.is_ascii_digit()).count().min(2);
+    let digits = b[1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count()
+        .min(2);
     if digits == 0 {
         return None;
     }

@@ -41,7 +41,10 @@ impl Position {
             (mv, n)
         };
         if parallel {
-            moves.par_iter().map(|&mv| count(&mut self.clone(), mv)).collect()
+            moves
+                .par_iter()
+                .map(|&mv| count(&mut self.clone(), mv))
+                .collect()
         } else {
             moves.iter().map(|&mv| count(self, mv)).collect()
         }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use super::compile::compile_piece;
 use super::config::{
-    parse_bool, parse_file_letter_or_number, parse_piece_letters, parse_piece_value_list, parse_rank,
-    parse_square_list, parse_uint, parse_value, ConfigError, GameValue, SectionConfig,
+    parse_bool, parse_file_letter_or_number, parse_piece_letters, parse_piece_value_list,
+    parse_rank, parse_square_list, parse_uint, parse_value, ConfigError, GameValue, SectionConfig,
 };
 use super::tables::{AttackTables, PieceMask, CAPTURE, EN_PASSANT};
 use super::zobrist::Zobrist;
@@ -96,8 +96,14 @@ pub fn build(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<Va
 }
 
 fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<VariantRef> {
-    let files = errs.take(s.get_with("maxFile", parse_file_letter_or_number)).flatten().map_or(8, |f| f + 1);
-    let ranks = errs.take(s.get_with("maxRank", parse_rank)).flatten().map_or(8, |r| r + 1);
+    let files = errs
+        .take(s.get_with("maxFile", parse_file_letter_or_number))
+        .flatten()
+        .map_or(8, |f| f + 1);
+    let ranks = errs
+        .take(s.get_with("maxRank", parse_rank))
+        .flatten()
+        .map_or(8, |r| r + 1);
     let geometry = match Geometry::new(files as u8, ranks as u8, 1) {
         Ok(g) => g,
         Err(e) => {
@@ -110,7 +116,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         }
     };
 
-    let double_step = errs.take(s.get_with("doubleStep", parse_bool)).flatten().unwrap_or(true);
+    let double_step = errs
+        .take(s.get_with("doubleStep", parse_bool))
+        .flatten()
+        .unwrap_or(true);
     let pieces = collect_pieces(s, &geometry, double_step, errs)?;
     let letter_set = |key: &str, default: &str, errs: &mut Errors| -> Option<PieceMask> {
         let letters = match s.get(key) {
@@ -119,10 +128,16 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         };
         let mut mask = 0;
         for l in letters {
-            match pieces.iter().position(|p| p.letter == l.to_ascii_uppercase()) {
+            match pieces
+                .iter()
+                .position(|p| p.letter == l.to_ascii_uppercase())
+            {
                 Some(i) => mask |= 1 << i,
                 None => {
-                    let e = s.peek(key).map_or_else(|| s.error(format!("no piece '{l}' for {key}")), |e| e.error(format!("no piece '{l}'")));
+                    let e = s.peek(key).map_or_else(
+                        || s.error(format!("no piece '{l}' for {key}")),
+                        |e| e.error(format!("no piece '{l}'")),
+                    );
                     errs.0.push(e);
                 }
             }
@@ -160,18 +175,48 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let promotion = build_promotion(s, &geometry, &pieces, promo_pawns, errs)?;
     let castling = build_castling(s, &pieces, errs);
     let gating = build_gating(s, errs);
-    let drops = errs.take(s.get_with("pieceDrops", parse_bool)).flatten().unwrap_or(false);
-    let captures_to_hand = errs.take(s.get_with("capturesToHand", parse_bool)).flatten().unwrap_or(false);
-    let checking = errs.take(s.get_with("checking", parse_bool)).flatten().unwrap_or(true);
-    let n_move_rule = errs.take(s.get_with("nMoveRule", parse_uint)).flatten().unwrap_or(50);
-    let n_fold_rule = errs.take(s.get_with("nFoldRule", parse_uint)).flatten().unwrap_or(3);
-    let stalemate_value = errs.take(s.get_with("stalemateValue", parse_value)).flatten().unwrap_or(GameValue::Draw);
-    let checkmate_value = errs.take(s.get_with("checkmateValue", parse_value)).flatten().unwrap_or(GameValue::Loss);
+    let drops = errs
+        .take(s.get_with("pieceDrops", parse_bool))
+        .flatten()
+        .unwrap_or(false);
+    let captures_to_hand = errs
+        .take(s.get_with("capturesToHand", parse_bool))
+        .flatten()
+        .unwrap_or(false);
+    let checking = errs
+        .take(s.get_with("checking", parse_bool))
+        .flatten()
+        .unwrap_or(true);
+    let n_move_rule = errs
+        .take(s.get_with("nMoveRule", parse_uint))
+        .flatten()
+        .unwrap_or(50);
+    let n_fold_rule = errs
+        .take(s.get_with("nFoldRule", parse_uint))
+        .flatten()
+        .unwrap_or(3);
+    let stalemate_value = errs
+        .take(s.get_with("stalemateValue", parse_value))
+        .flatten()
+        .unwrap_or(GameValue::Draw);
+    let checkmate_value = errs
+        .take(s.get_with("checkmateValue", parse_value))
+        .flatten()
+        .unwrap_or(GameValue::Loss);
     let template = s.value("variantTemplate").unwrap_or("fairy").to_string();
     let piece_to_char_table = s.value("pieceToCharTable").map(str::to_string);
-    let pocket_size = errs.take(s.get_with("pocketSize", parse_uint)).flatten().unwrap_or(0);
-    let mg = errs.take(s.get_with("pieceValueMg", parse_piece_value_list)).flatten().unwrap_or_default();
-    let eg = errs.take(s.get_with("pieceValueEg", parse_piece_value_list)).flatten().unwrap_or_default();
+    let pocket_size = errs
+        .take(s.get_with("pocketSize", parse_uint))
+        .flatten()
+        .unwrap_or(0);
+    let mg = errs
+        .take(s.get_with("pieceValueMg", parse_piece_value_list))
+        .flatten()
+        .unwrap_or_default();
+    let eg = errs
+        .take(s.get_with("pieceValueEg", parse_piece_value_list))
+        .flatten()
+        .unwrap_or_default();
     let mut piece_values: Vec<(char, Option<i32>, Option<i32>)> = Vec::new();
     for (l, v) in mg {
         piece_values.push((l, Some(v), eg.iter().find(|e| e.0 == l).map(|e| e.1)));
@@ -192,16 +237,31 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let virgin_keyed = if gating.is_some() {
         u32::MAX
     } else {
-        pieces.iter().enumerate().filter(|(_, p)| p.has_initial_moves).fold(0u32, |m, (i, _)| m | 1 << i)
+        pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.has_initial_moves)
+            .fold(0u32, |m, (i, _)| m | 1 << i)
     };
-    let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
+    let royal_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.royal)
+        .fold(0u32, |m, (i, _)| m | 1 << i);
     let white: Vec<_> = pieces.iter().map(|p| &p.moves[0]).collect();
     let black: Vec<_> = pieces.iter().map(|p| &p.moves[1]).collect();
     let attacks = [AttackTables::build(&white), AttackTables::build(&black)];
     let simple_attacks = attacks.iter().all(|a| a.general == 0);
-    let ep_attacks = [ep_attack_table(&pieces, Color::White), ep_attack_table(&pieces, Color::Black)];
+    let ep_attacks = [
+        ep_attack_table(&pieces, Color::White),
+        ep_attack_table(&pieces, Color::Black),
+    ];
     let ep_two_squares = pieces.iter().enumerate().any(|(i, p)| {
-        pawn_types & (1 << i) != 0 && p.moves[0].double_steps.iter().any(|d| d.delta % geometry.stride() as i16 != 0)
+        pawn_types & (1 << i) != 0
+            && p.moves[0]
+                .double_steps
+                .iter()
+                .any(|d| d.delta % geometry.stride() as i16 != 0)
     });
     let mut empty_board = vec![Cell::OFF; geometry.num_cells()];
     for sq in geometry.squares() {
@@ -242,7 +302,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     };
     let variant = Arc::new(variant);
     if let Err(e) = Position::from_fen(&variant, &variant.start_fen) {
-        let at = start_fen_entry.map_or_else(|| s.error(format!("start position: {e}")), |en| en.error(e.to_string()));
+        let at = start_fen_entry.map_or_else(
+            || s.error(format!("start position: {e}")),
+            |en| en.error(e.to_string()),
+        );
         errs.0.push(at);
         return None;
     }
@@ -251,12 +314,20 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
 
 /// Every piece assignment of the section, in order: predefined names and `customPieceN` slots,
 /// `name = letter` or `name = letter:betza`; `name = -` removes an inherited piece.
-fn collect_pieces(s: &SectionConfig, g: &Geometry, double_step: bool, errs: &mut Errors) -> Option<Vec<PieceDef>> {
+fn collect_pieces(
+    s: &SectionConfig,
+    g: &Geometry,
+    double_step: bool,
+    errs: &mut Errors,
+) -> Option<Vec<PieceDef>> {
     let mut out: Vec<PieceDef> = Vec::new();
     let keys: Vec<String> = s.keys().map(str::to_string).collect();
     for key in keys {
         let predefined = PREDEFINED.iter().find(|(n, _)| *n == key).map(|(_, b)| *b);
-        let custom = key.strip_prefix("customPiece").and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=CUSTOM_SLOTS).contains(n));
+        let custom = key
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| (1..=CUSTOM_SLOTS).contains(n));
         if predefined.is_none() && custom.is_none() {
             continue;
         }
@@ -268,12 +339,17 @@ fn collect_pieces(s: &SectionConfig, g: &Geometry, double_step: bool, errs: &mut
         let (letter_text, betza) = match value.split_once(':') {
             Some((l, b)) => (l.trim(), b.trim().to_string()),
             None if custom.is_some() => {
-                errs.0.push(entry.error("a custom piece needs 'letter:betza'"));
+                errs.0
+                    .push(entry.error("a custom piece needs 'letter:betza'"));
                 continue;
             }
             None => {
                 let base = predefined.unwrap_or_default().to_string();
-                let base = if key == "pawn" && double_step { format!("{base}ifmnD") } else { base };
+                let base = if key == "pawn" && double_step {
+                    format!("{base}ifmnD")
+                } else {
+                    base
+                };
                 (value, base)
             }
         };
@@ -281,16 +357,22 @@ fn collect_pieces(s: &SectionConfig, g: &Geometry, double_step: bool, errs: &mut
         let letter = match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
             _ => {
-                errs.0.push(entry.error(format!("'{letter_text}' is not a single piece letter")));
+                errs.0
+                    .push(entry.error(format!("'{letter_text}' is not a single piece letter")));
                 continue;
             }
         };
         if let Some(other) = out.iter().find(|p| p.letter == letter) {
-            errs.0.push(entry.error(format!("letter '{}' is already used by {}", letter.to_ascii_lowercase(), other.name)));
+            errs.0.push(entry.error(format!(
+                "letter '{}' is already used by {}",
+                letter.to_ascii_lowercase(),
+                other.name
+            )));
             continue;
         }
         if out.len() == MAX_PIECE_TYPES - 1 {
-            errs.0.push(entry.error(format!("more than {} piece types", MAX_PIECE_TYPES - 1)));
+            errs.0
+                .push(entry.error(format!("more than {} piece types", MAX_PIECE_TYPES - 1)));
             continue;
         }
         match compile_piece(&betza, g) {
@@ -332,35 +414,68 @@ fn build_promotion(
     pawn_types: PieceMask,
     errs: &mut Errors,
 ) -> Option<PromotionRules> {
-    let mut rules = PromotionRules { pawn_types, ..PromotionRules::default() };
-    let shared = s.get_with("promotionPieceTypes", |v| parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l)));
+    let mut rules = PromotionRules {
+        pawn_types,
+        ..PromotionRules::default()
+    };
+    let shared = s.get_with("promotionPieceTypes", |v| {
+        parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l))
+    });
     let shared = errs.take(shared).flatten();
-    for (i, key) in ["promotionPieceTypesWhite", "promotionPieceTypesBlack"].iter().enumerate() {
-        let own = errs.take(s.get_with(key, |v| parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l)))).flatten();
+    for (i, key) in ["promotionPieceTypesWhite", "promotionPieceTypesBlack"]
+        .iter()
+        .enumerate()
+    {
+        let own = errs
+            .take(s.get_with(key, |v| {
+                parse_piece_letters(v).and_then(|l| letter_ids(pieces, &l))
+            }))
+            .flatten();
         // The default, "qrbn", keeps only the letters this variant has.
         rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
-            ['q', 'r', 'b', 'n'].iter().filter_map(|&l| letter_ids(pieces, &[l]).ok()).flatten().collect()
+            ['q', 'r', 'b', 'n']
+                .iter()
+                .filter_map(|&l| letter_ids(pieces, &[l]).ok())
+                .flatten()
+                .collect()
         });
     }
-    for (i, (key, default_rank)) in [("promotionRegionWhite", g.ranks as usize - 1), ("promotionRegionBlack", 0)].iter().enumerate() {
+    for (i, (key, default_rank)) in [
+        ("promotionRegionWhite", g.ranks as usize - 1),
+        ("promotionRegionBlack", 0),
+    ]
+    .iter()
+    .enumerate()
+    {
         let mut zone = vec![false; g.num_cells()];
         let squares = match s.get(key) {
             None => (0..g.files as usize).map(|f| (f, *default_rank)).collect(),
-            Some(e) => errs.take(parse_square_list(&e.value, g.files as usize, g.ranks as usize).map_err(|r| e.error(r)))?,
+            Some(e) => errs.take(
+                parse_square_list(&e.value, g.files as usize, g.ranks as usize)
+                    .map_err(|r| e.error(r)),
+            )?,
         };
         for (f, r) in squares {
             zone[g.square(0, f, r).index()] = true;
         }
         rules.zone[i] = zone;
     }
-    rules.mandatory = errs.take(s.get_with("mandatoryPawnPromotion", parse_bool)).flatten().unwrap_or(true);
-    rules.immobility_illegal = errs.take(s.get_with("immobilityIllegal", parse_bool)).flatten().unwrap_or(false);
+    rules.mandatory = errs
+        .take(s.get_with("mandatoryPawnPromotion", parse_bool))
+        .flatten()
+        .unwrap_or(true);
+    rules.immobility_illegal = errs
+        .take(s.get_with("immobilityIllegal", parse_bool))
+        .flatten()
+        .unwrap_or(false);
     if let Some(e) = s.get("promotionLimit") {
         let list = errs.take(parse_piece_value_list(&e.value).map_err(|r| e.error(r)))?;
         for (l, n) in list {
             match letter_ids(pieces, &[l]) {
                 Ok(ids) if (1..=255).contains(&n) => rules.limit[ids[0].index()] = n as u8,
-                Ok(_) => errs.0.push(e.error(format!("limit {n} for '{l}' is out of range"))),
+                Ok(_) => errs
+                    .0
+                    .push(e.error(format!("limit {n} for '{l}' is out of range"))),
                 Err(r) => errs.0.push(e.error(r)),
             }
         }
@@ -368,44 +483,88 @@ fn build_promotion(
     Some(rules)
 }
 
-fn build_castling(s: &SectionConfig, pieces: &[PieceDef], errs: &mut Errors) -> Option<CastlingRules> {
-    let enabled = errs.take(s.get_with("castling", parse_bool)).flatten().unwrap_or(true);
-    let kingside_file = errs.take(s.get_with("castlingKingsideFile", parse_file_letter_or_number)).flatten().unwrap_or(6);
-    let queenside_file = errs.take(s.get_with("castlingQueensideFile", parse_file_letter_or_number)).flatten().unwrap_or(2);
-    let rank = errs.take(s.get_with("castlingRank", parse_rank)).flatten().unwrap_or(0);
-    let king_file = errs.take(s.get_with("castlingKingFile", parse_file_letter_or_number)).flatten().unwrap_or(4);
+fn build_castling(
+    s: &SectionConfig,
+    pieces: &[PieceDef],
+    errs: &mut Errors,
+) -> Option<CastlingRules> {
+    let enabled = errs
+        .take(s.get_with("castling", parse_bool))
+        .flatten()
+        .unwrap_or(true);
+    let kingside_file = errs
+        .take(s.get_with("castlingKingsideFile", parse_file_letter_or_number))
+        .flatten()
+        .unwrap_or(6);
+    let queenside_file = errs
+        .take(s.get_with("castlingQueensideFile", parse_file_letter_or_number))
+        .flatten()
+        .unwrap_or(2);
+    let rank = errs
+        .take(s.get_with("castlingRank", parse_rank))
+        .flatten()
+        .unwrap_or(0);
+    let king_file = errs
+        .take(s.get_with("castlingKingFile", parse_file_letter_or_number))
+        .flatten()
+        .unwrap_or(4);
     let king_letters = errs
         .take(s.get_with("castlingKingPiece", parse_piece_letters))
         .flatten()
         .unwrap_or_else(|| vec!['k']);
-    let rook_key = if s.contains_key("castlingRookPieces") { "castlingRookPieces" } else { "castlingRookPiece" };
-    let rook_letters = errs.take(s.get_with(rook_key, parse_piece_letters)).flatten().unwrap_or_else(|| vec!['r']);
+    let rook_key = if s.contains_key("castlingRookPieces") {
+        "castlingRookPieces"
+    } else {
+        "castlingRookPiece"
+    };
+    let rook_letters = errs
+        .take(s.get_with(rook_key, parse_piece_letters))
+        .flatten()
+        .unwrap_or_else(|| vec!['r']);
     if !enabled {
         return None;
     }
     let king = letter_ids(pieces, &king_letters).ok()?.first().copied()?;
-    let rooks = letter_ids(pieces, &rook_letters).ok()?.iter().fold(0u32, |m, id| m | 1 << id.0);
+    let rooks = letter_ids(pieces, &rook_letters)
+        .ok()?
+        .iter()
+        .fold(0u32, |m, id| m | 1 << id.0);
     if rooks == 0 {
         return None;
     }
-    Some(CastlingRules { rank, kingside_file, queenside_file, king, king_file, rooks })
+    Some(CastlingRules {
+        rank,
+        kingside_file,
+        queenside_file,
+        king,
+        king_file,
+        rooks,
+    })
 }
 
 fn build_gating(s: &SectionConfig, errs: &mut Errors) -> Option<GatingRules> {
-    let gating = errs.take(s.get_with("gating", parse_bool)).flatten().unwrap_or(false);
-    let seirawan = errs.take(s.get_with("seirawanGating", parse_bool)).flatten().unwrap_or(false);
+    let gating = errs
+        .take(s.get_with("gating", parse_bool))
+        .flatten()
+        .unwrap_or(false);
+    let seirawan = errs
+        .take(s.get_with("seirawanGating", parse_bool))
+        .flatten()
+        .unwrap_or(false);
     match (gating, seirawan) {
         (true, true) => Some(GatingRules { rank: 0 }),
         (false, false) => None,
         (true, false) => {
             if let Some(e) = s.peek("gating") {
-                errs.0.push(e.error("gating without seirawanGating is not supported"));
+                errs.0
+                    .push(e.error("gating without seirawanGating is not supported"));
             }
             None
         }
         (false, true) => {
             if let Some(e) = s.peek("seirawanGating") {
-                errs.0.push(e.error("seirawanGating requires gating = true"));
+                errs.0
+                    .push(e.error("seirawanGating requires gating = true"));
             }
             None
         }
@@ -422,7 +581,12 @@ fn ep_attack_table(pieces: &[PieceDef], color: Color) -> Vec<(i16, PieceMask)> {
             .iter()
             .filter(|l| l.mode & EN_PASSANT != 0)
             .map(|l| l.delta)
-            .chain(m.rays.iter().filter(|r| r.mode & EN_PASSANT != 0 && r.max == 1).map(|r| r.delta));
+            .chain(
+                m.rays
+                    .iter()
+                    .filter(|r| r.mode & EN_PASSANT != 0 && r.max == 1)
+                    .map(|r| r.delta),
+            );
         for d in deltas {
             match out.iter_mut().find(|e| e.0 == -d) {
                 Some(e) => e.1 |= 1 << i,

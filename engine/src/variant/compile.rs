@@ -7,7 +7,9 @@
 use super::betza::{self, Atom, Element, Hop, Range};
 use arrayvec::ArrayVec;
 
-use super::tables::{DoubleStep, HopKind, Leap, PieceMoves, Ray, Route, Slide, CAPTURE, EN_PASSANT, QUIET};
+use super::tables::{
+    DoubleStep, HopKind, Leap, PieceMoves, Ray, Route, Slide, CAPTURE, EN_PASSANT, QUIET,
+};
 use crate::types::Geometry;
 
 /// A piece's compiled moves.
@@ -44,10 +46,14 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
         let leg = lower(element)?;
         has_initial_moves |= leg.initial;
         for (color, m) in moves.iter_mut().enumerate() {
-            add_leg(m, &leg, g, color == 1).map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
+            add_leg(m, &leg, g, color == 1)
+                .map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
         }
     }
-    Ok(CompiledPiece { moves, has_initial_moves })
+    Ok(CompiledPiece {
+        moves,
+        has_initial_moves,
+    })
 }
 
 /// The squares, relative to the start, that a lame leap of (dx, dy) passes: one route for
@@ -80,7 +86,10 @@ fn lame_routes(dx: i32, dy: i32) -> Vec<Vec<(i32, i32)>> {
         route.truncate((major - 1) as usize);
         route
     };
-    vec![walk(orth_step, major - minor, diag_step), walk(diag_step, minor, orth_step)]
+    vec![
+        walk(orth_step, major - minor, diag_step),
+        walk(diag_step, minor, orth_step),
+    ]
 }
 
 fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Result<(), String> {
@@ -99,7 +108,11 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
         return Err("a grasshopper (g) must be a rider".into());
     }
     for &(vx, vy) in &leg.vectors {
-        let (dx, dy) = if black { (-(vx as i32), -(vy as i32)) } else { (vx as i32, vy as i32) };
+        let (dx, dy) = if black {
+            (-(vx as i32), -(vy as i32))
+        } else {
+            (vx as i32, vy as i32)
+        };
         let delta = g.delta(dx, dy);
         let to_delta = |(x, y): (i32, i32)| g.delta(x, y);
         let oblique = dx != 0 && dy != 0 && dx.abs() != dy.abs();
@@ -119,7 +132,11 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
                 if oblique {
                     return Err("'j' or 'p' on an oblique leaper is not defined".into());
                 }
-                let route: Vec<i16> = lame_routes(dx, dy)[0].iter().copied().map(to_delta).collect();
+                let route: Vec<i16> = lame_routes(dx, dy)[0]
+                    .iter()
+                    .copied()
+                    .map(to_delta)
+                    .collect();
                 if route.is_empty() {
                     return Err("'j' or 'p' on a one-square step has nothing to jump".into());
                 }
@@ -145,7 +162,10 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
             && ray.routes.len() == 1
             && ray.routes[0].squares().len() == 1;
         if double_step {
-            m.double_steps.push(DoubleStep { delta, passed: ray.routes[0].squares()[0] });
+            m.double_steps.push(DoubleStep {
+                delta,
+                passed: ray.routes[0].squares()[0],
+            });
             continue;
         }
         let conditional = ray.initial
@@ -159,7 +179,11 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
         } else if leaper {
             push_unique_leap(m, Leap { delta, mode });
         } else {
-            m.slides.push(Slide { delta, mode, max: leg.max });
+            m.slides.push(Slide {
+                delta,
+                mode,
+                max: leg.max,
+            });
         }
     }
     Ok(())
@@ -176,13 +200,22 @@ fn push_unique_leap(m: &mut PieceMoves, leap: Leap) {
 /// Lowers a parsed element to a single leg; multi-leg and other elements the engine cannot
 /// execute yet are errors naming the element.
 pub(crate) fn lower(element: &Element) -> Result<SingleLeg, String> {
-    let unsupported = |what: &str| Err(format!("XBetza element '{}': {what} is not supported yet", element.source));
+    let unsupported = |what: &str| {
+        Err(format!(
+            "XBetza element '{}': {what} is not supported yet",
+            element.source
+        ))
+    };
     let [leg] = element.legs.as_slice() else {
         return unsupported("a multi-leg move");
     };
     match leg.atom {
         Atom::Step(_) => {}
-        Atom::Castle(_) => return unsupported("the castling atom O (castling comes from the variant's castling keys)"),
+        Atom::Castle(_) => {
+            return unsupported(
+                "the castling atom O (castling comes from the variant's castling keys)",
+            )
+        }
         Atom::Drop(_) => return unsupported("the drop atom @"),
     }
     let m = leg.modality;
@@ -192,13 +225,16 @@ pub(crate) fn lower(element: &Element) -> Result<SingleLeg, String> {
     if m.spare_royal {
         return unsupported("the modifier t");
     }
-    if leg.cylinder || leg.range_toggle || leg.induction || leg.zigzag || leg.circular || leg.royal {
+    if leg.cylinder || leg.range_toggle || leg.induction || leg.zigzag || leg.circular || leg.royal
+    {
         return unsupported("the modifiers o, y, x, z, q and k");
     }
     if leg.initial > 1 || leg.jump > 1 {
         return unsupported("doubled i or j");
     }
-    let vectors = leg.vectors().map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
+    let vectors = leg
+        .vectors()
+        .map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
     let max = match leg.range {
         Range::Leap => 1,
         Range::Ride { max: None } => 0,
@@ -231,7 +267,10 @@ mod tests {
     fn lame_routes_follow_both_paths_of_an_oblique_leap() {
         assert_eq!(lame_routes(2, 1), vec![vec![(1, 0)], vec![(1, 1)]]);
         assert_eq!(lame_routes(1, -2), vec![vec![(0, -1)], vec![(1, -1)]]);
-        assert_eq!(lame_routes(3, 1), vec![vec![(1, 0), (2, 0)], vec![(1, 1), (2, 1)]]);
+        assert_eq!(
+            lame_routes(3, 1),
+            vec![vec![(1, 0), (2, 0)], vec![(1, 1), (2, 1)]]
+        );
         assert_eq!(lame_routes(0, 2), vec![vec![(0, 1)]]);
         assert_eq!(lame_routes(-2, -2), vec![vec![(-1, -1)]]);
         assert_eq!(lame_routes(3, 0), vec![vec![(1, 0), (2, 0)]]);

@@ -160,7 +160,10 @@ impl Variant {
     /// The piece type with FEN letter `c` (either case), if any.
     pub fn piece_by_letter(&self, c: char) -> Option<PieceId> {
         let upper = c.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == upper).map(|i| PieceId(i as u8))
+        self.pieces
+            .iter()
+            .position(|p| p.letter == upper)
+            .map(|i| PieceId(i as u8))
     }
 
     /// The FEN letter of a piece of colour `color`.

@@ -13,10 +13,18 @@ use super::VariantRef;
 pub const BUILTIN_INI: &str = include_str!("builtin/variants.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
-const ALIASES: &[(&str, &str)] = &[("standard", "chess"), ("normal", "chess"), ("fide", "chess")];
+const ALIASES: &[(&str, &str)] = &[
+    ("standard", "chess"),
+    ("normal", "chess"),
+    ("fide", "chess"),
+];
 
 static BUILTIN: Lazy<Registry> = Lazy::new(|| {
-    let mut r = Registry { configs: BTreeMap::new(), variants: BTreeMap::new(), order: Vec::new() };
+    let mut r = Registry {
+        configs: BTreeMap::new(),
+        variants: BTreeMap::new(),
+        order: Vec::new(),
+    };
     if let Err(errors) = r.load_text(BUILTIN_INI, "built-in variants.ini", "built-in") {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         panic!("the built-in variant file is broken:\n{}", text.join("\n"));
@@ -58,7 +66,10 @@ impl Registry {
     /// Looks a variant up by name or alias, case-insensitive.
     pub fn get(&self, name: &str) -> Option<VariantRef> {
         let lower = name.trim().to_ascii_lowercase();
-        let key = ALIASES.iter().find(|(a, _)| *a == lower).map_or(lower.as_str(), |(_, n)| n);
+        let key = ALIASES
+            .iter()
+            .find(|(a, _)| *a == lower)
+            .map_or(lower.as_str(), |(_, n)| n);
         self.variants.get(key).cloned()
     }
 
@@ -71,13 +82,23 @@ impl Registry {
     /// when the file has an error.
     pub fn load_file(&mut self, path: &str) -> Result<Vec<String>, Vec<VariantError>> {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![ConfigError { file: path.to_string(), line: 0, key: None, message: format!("cannot read: {e}") }]
+            vec![ConfigError {
+                file: path.to_string(),
+                line: 0,
+                key: None,
+                message: format!("cannot read: {e}"),
+            }]
         })?;
         self.load_text(&text, path, path)
     }
 
     /// Loads every variant of a definition text (`file` names it in errors).
-    pub fn load_text(&mut self, text: &str, file: &str, source: &str) -> Result<Vec<String>, Vec<VariantError>> {
+    pub fn load_text(
+        &mut self,
+        text: &str,
+        file: &str,
+        source: &str,
+    ) -> Result<Vec<String>, Vec<VariantError>> {
         let known = |name: &str| self.configs.get(name).cloned();
         let sections = parse_config(text, file, &known)?;
         let mut built = Vec::new();

@@ -65,7 +65,10 @@ impl Route {
         for (slot, &d) in squares.iter_mut().zip(offsets) {
             *slot = d;
         }
-        Route { squares, len: offsets.len().min(2) as u8 }
+        Route {
+            squares,
+            len: offsets.len().min(2) as u8,
+        }
     }
 
     /// The offsets.
@@ -162,7 +165,12 @@ impl SlideAttack {
     /// True when a man of a type in `m`, met `k` steps away, attacks along this direction.
     #[inline(always)]
     pub fn reaches(&self, m: PieceMask, k: u8) -> bool {
-        self.unlimited & m != 0 || k == 1 && self.near & m != 0 || self.limited.iter().any(|&(lm, max)| lm & m != 0 && k <= max)
+        self.unlimited & m != 0
+            || k == 1 && self.near & m != 0
+            || self
+                .limited
+                .iter()
+                .any(|&(lm, max)| lm & m != 0 && k <= max)
     }
 }
 
@@ -188,14 +196,22 @@ impl AttackTables {
             for l in m.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
                 match t.leaps.iter_mut().find(|a| a.delta == -l.delta) {
                     Some(a) => a.mask |= bit,
-                    None => t.leaps.push(LeapAttack { delta: -l.delta, mask: bit }),
+                    None => t.leaps.push(LeapAttack {
+                        delta: -l.delta,
+                        mask: bit,
+                    }),
                 }
             }
             for s in m.slides.iter().filter(|s| s.mode & CAPTURE != 0) {
                 let idx = match t.slides.iter().position(|a| a.delta == -s.delta) {
                     Some(i) => i,
                     None => {
-                        t.slides.push(SlideAttack { delta: -s.delta, unlimited: 0, limited: Vec::new(), near: 0 });
+                        t.slides.push(SlideAttack {
+                            delta: -s.delta,
+                            unlimited: 0,
+                            limited: Vec::new(),
+                            near: 0,
+                        });
                         t.slides.len() - 1
                     }
                 };

@@ -36,11 +36,22 @@ impl Zobrist {
         let mut castling = [0u64; 16];
         let bits = take(4);
         for (rights, key) in castling.iter_mut().enumerate() {
-            *key = (0..4).filter(|b| rights & (1 << b) != 0).fold(0, |k, b| k ^ bits[b]);
+            *key = (0..4)
+                .filter(|b| rights & (1 << b) != 0)
+                .fold(0, |k, b| k ^ bits[b]);
         }
         let hand = take(2 * MAX_PIECE_TYPES * (MAX_HAND_COUNT + 1));
         let ph = take(4);
-        Zobrist { cells, piece, virgin, ep, side, castling, hand, phase: [0, ph[1], ph[2], ph[3]] }
+        Zobrist {
+            cells,
+            piece,
+            virgin,
+            ep,
+            side,
+            castling,
+            hand,
+            phase: [0, ph[1], ph[2], ph[3]],
+        }
     }
 
     /// The key of the man in `cell` on `sq` (the never-moved flag is keyed separately).
