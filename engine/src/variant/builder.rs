@@ -9,7 +9,7 @@ use super::config::{
     parse_bool, parse_file_letter_or_number, parse_piece_letters, parse_piece_value_list,
     parse_rank, parse_square_list, parse_uint, parse_value, ConfigError, GameValue, SectionConfig,
 };
-use super::tables::{AttackTables, PieceMask, CAPTURE, EN_PASSANT};
+use super::tables::{AttackTables, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
 use super::{CastlingRules, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
 use crate::board::Position;
@@ -173,7 +173,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     }
 
     let promotion = build_promotion(s, &geometry, &pieces, promo_pawns, errs)?;
-    let castling = build_castling(s, &pieces, errs);
+    let castling = build_castling(s, &geometry, &pieces, errs);
     let gating = build_gating(s, errs);
     let drops = errs
         .take(s.get_with("pieceDrops", parse_bool))
@@ -524,6 +524,26 @@ fn build_castling(
     if !enabled {
         return None;
     }
+    let files = g.files as usize;
+    let checks = [
+        (
+            "castlingKingsideFile",
+            kingside_file >= 1 && kingside_file < files,
+        ),
+        ("castlingQueensideFile", queenside_file + 1 < files),
+        ("castlingKingFile", king_file < files),
+        ("castlingRank", rank < g.ranks as usize),
+    ];
+    for (key, ok) in checks {
+        if !ok {
+            let e = s.peek(key).map_or_else(
+                || s.error(format!("{key} does not fit the board")),
+                |e| e.error("outside the board"),
+            );
+            errs.0.push(e);
+            return None;
+        }
+    }
     let king = letter_ids(pieces, &king_letters).ok()?.first().copied()?;
     let rooks = letter_ids(pieces, &rook_letters)
         .ok()?
@@ -594,6 +614,5 @@ fn ep_attack_table(pieces: &[PieceDef], color: Color) -> Vec<(i16, PieceMask)> {
             }
         }
     }
-    let _ = CAPTURE;
     out
 }
