@@ -485,6 +485,7 @@ fn build_promotion(
 
 fn build_castling(
     s: &SectionConfig,
+    g: &Geometry,
     pieces: &[PieceDef],
     errs: &mut Errors,
 ) -> Option<CastlingRules> {
