@@ -418,6 +418,8 @@ pub enum MoveKind {
     CastleGateRook,
     /// A move that gates `piece` from the hand onto the vacated square `aux` (= `from`).
     Gate,
+    /// A double step that also gates `piece` onto `from`; `aux` is the square passed over.
+    DoubleStepGate,
     /// A man put onto `to` from the hand: `piece` is its type, `from` equals `to`.
     Drop,
     /// A pass: nothing moves.
@@ -489,8 +491,26 @@ impl Move {
     /// The type gated in by this move, if any.
     pub fn gated(self) -> Option<PieceId> {
         match self.kind {
-            MoveKind::Gate | MoveKind::CastleGateKing | MoveKind::CastleGateRook => self.piece_id(),
+            MoveKind::Gate
+            | MoveKind::DoubleStepGate
+            | MoveKind::CastleGateKing
+            | MoveKind::CastleGateRook => self.piece_id(),
             _ => None,
+        }
+    }
+
+    /// The same move without its gating part (the move itself for a move that does not gate).
+    pub fn without_gate(self) -> Move {
+        let kind = match self.kind {
+            MoveKind::Gate => return Move::normal(self.from, self.to),
+            MoveKind::DoubleStepGate => MoveKind::DoubleStep,
+            MoveKind::CastleGateKing | MoveKind::CastleGateRook => MoveKind::Castle,
+            _ => return self,
+        };
+        Move {
+            kind,
+            piece: Move::NO_PIECE,
+            ..self
         }
     }
 
@@ -498,7 +518,7 @@ impl Move {
     pub fn gate_square(self) -> Option<Square> {
         match self.kind {
             MoveKind::Gate | MoveKind::CastleGateRook => Some(self.aux),
-            MoveKind::CastleGateKing => Some(self.from),
+            MoveKind::CastleGateKing | MoveKind::DoubleStepGate => Some(self.from),
             _ => None,
         }
     }

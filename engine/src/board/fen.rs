@@ -649,7 +649,10 @@ impl Position {
                     s.push(case((b'a' + g.display_file(rook) as u8) as char));
                 }
             }
-            if let Some(gating) = &v.gating {
+            // Gating rights matter only while there is something to gate; like
+            // Fairy-Stockfish, leave them out when the hand is empty.
+            let hand_empty = self.hands[color.index()].iter().all(|&n| n == 0);
+            if let (Some(gating), false) = (&v.gating, hand_empty) {
                 for file in 0..g.files as usize {
                     let sq = g.square(
                         0,

@@ -65,7 +65,11 @@ impl Position {
         let mut irreversible = false;
 
         match mv.kind {
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Gate | MoveKind::EnPassant => {
+            MoveKind::Normal
+            | MoveKind::DoubleStep
+            | MoveKind::Gate
+            | MoveKind::DoubleStepGate
+            | MoveKind::EnPassant => {
                 let mover = self.cell_fast(mv.from);
                 irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
                 let victim_sq = if mv.kind == MoveKind::EnPassant {
@@ -82,18 +86,18 @@ impl Position {
                     None => mover.moved(),
                 };
                 self.edit_shift(&mut changes, mv.from, mv.to, arrived);
-                if let Some(id) = mv.gated() {
+                if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
                     self.edit_hand_sub(&mut changes, us, id);
                     self.edit_put(
                         &mut changes,
-                        mv.aux,
+                        gate,
                         Cell::new(Piece { color: us, id }, false),
                     );
                     irreversible = true;
                 }
-                if mv.kind == MoveKind::DoubleStep
-                    && self.ep_capture_possible(mv.aux, us.opposite())
-                {
+                let double_step =
+                    matches!(mv.kind, MoveKind::DoubleStep | MoveKind::DoubleStepGate);
+                if double_step && self.ep_capture_possible(mv.aux, us.opposite()) {
                     self.st.ep = mv.aux;
                     self.st.ep_victim = mv.to;
                 }

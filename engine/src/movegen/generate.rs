@@ -316,14 +316,16 @@ impl Position {
             }
             for i in first..end {
                 let m = list[i];
-                if m.kind == MoveKind::Normal && m.piece == Move::NO_PIECE
-                    || m.kind == MoveKind::DoubleStep
-                {
-                    push(
-                        list,
-                        Move::with(m.from, m.to, MoveKind::Gate, m.from, id as u8),
-                    );
-                }
+                let gated = match m.kind {
+                    MoveKind::Normal if m.piece == Move::NO_PIECE => {
+                        Move::with(m.from, m.to, MoveKind::Gate, m.from, id as u8)
+                    }
+                    MoveKind::DoubleStep => {
+                        Move::with(m.from, m.to, MoveKind::DoubleStepGate, m.aux, id as u8)
+                    }
+                    _ => continue,
+                };
+                push(list, gated);
             }
         }
     }

@@ -94,9 +94,18 @@ impl Position {
         })
     }
 
-    /// Makes the move, asks whether the mover's royal man is safe, and unmakes it.
+    /// Makes the move, asks whether the mover's royal man is safe, and unmakes it. Where the
+    /// variant says a gated man does not count (S-Chess), the move must also be legal without
+    /// its gating part.
     pub fn is_legal_by_making(&mut self, mv: Move) -> bool {
         let us = self.side;
+        let ungated = mv.without_gate();
+        if ungated != mv
+            && !self.variant.gating.as_ref().is_some_and(|g| g.blocks_check)
+            && !self.is_legal_by_making(ungated)
+        {
+            return false;
+        }
         self.make_move(mv);
         let ok = !self.royal_in_danger(us);
         self.unmake_move();

@@ -573,7 +573,16 @@ fn build_gating(s: &SectionConfig, errs: &mut Errors) -> Option<GatingRules> {
         .flatten()
         .unwrap_or(false);
     match (gating, seirawan) {
-        (true, true) => Some(GatingRules { rank: 0 }),
+        (true, true) => {
+            let blocks_check = errs
+                .take(s.get_with("gatingBlocksCheck", parse_bool))
+                .flatten()
+                .unwrap_or(false);
+            Some(GatingRules {
+                rank: 0,
+                blocks_check,
+            })
+        }
         (false, false) => None,
         (true, false) => {
             if let Some(e) = s.peek("gating") {

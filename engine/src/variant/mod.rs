@@ -81,6 +81,9 @@ pub struct CastlingRules {
 pub struct GatingRules {
     /// The rank (from each side's own point of view, 0-based) whose squares can be gated.
     pub rank: usize,
+    /// The gated man counts when judging the move's legality (he may block a check on the
+    /// mover's king). S-Chess says he does not: the move must be legal without him.
+    pub blocks_check: bool,
 }
 
 pub use config::GameValue;
