@@ -1,51 +1,43 @@
 //! Making and unmaking moves: every kind of move becomes a short list of primitive square and
 //! hand edits, recorded on the undo stack together with the saved game state.
 
-use arrayvec::ArrayVec;
-
 use super::position::{Change, Position, Undo, CASTLE_BITS};
 use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square};
 
 impl Position {
-    fn edit_take(&mut self, changes: &mut ArrayVec<Change, 12>, sq: Square) -> Cell {
+    fn edit_take(&mut self, sq: Square) -> Cell {
         let cell = self.take(sq);
-        changes.push(Change::Took(sq, cell));
+        self.journal.push(Change::Took(sq, cell));
         cell
     }
 
-    fn edit_put(&mut self, changes: &mut ArrayVec<Change, 12>, sq: Square, cell: Cell) {
+    fn edit_put(&mut self, sq: Square, cell: Cell) {
         self.put(sq, cell);
-        changes.push(Change::Put(sq));
+        self.journal.push(Change::Put(sq));
     }
 
-    fn edit_shift(
-        &mut self,
-        changes: &mut ArrayVec<Change, 12>,
-        from: Square,
-        to: Square,
-        cell: Cell,
-    ) {
+    fn edit_shift(&mut self, from: Square, to: Square, cell: Cell) {
         let old = self.cell_fast(from);
         self.shift(from, to, cell);
-        changes.push(Change::Shifted(from, to, old));
+        self.journal.push(Change::Shifted(from, to, old));
     }
 
-    fn edit_hand_sub(&mut self, changes: &mut ArrayVec<Change, 12>, color: Color, id: PieceId) {
+    fn edit_hand_sub(&mut self, color: Color, id: PieceId) {
         self.hand_sub(color, id);
-        changes.push(Change::HandSub(color, id));
+        self.journal.push(Change::HandSub(color, id));
     }
 
-    fn edit_hand_add(&mut self, changes: &mut ArrayVec<Change, 12>, color: Color, id: PieceId) {
+    fn edit_hand_add(&mut self, color: Color, id: PieceId) {
         self.hand_add(color, id);
-        changes.push(Change::HandAdd(color, id));
+        self.journal.push(Change::HandAdd(color, id));
     }
 
     /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so).
-    fn capture(&mut self, changes: &mut ArrayVec<Change, 12>, sq: Square) {
-        let victim = self.edit_take(changes, sq);
+    fn capture(&mut self, sq: Square) {
+        let victim = self.edit_take(sq);
         if self.variant.captures_to_hand {
             let us = self.side;
-            self.edit_hand_add(changes, us, victim.id());
+            self.edit_hand_add(us, victim.id());
         }
     }
 
@@ -54,7 +46,7 @@ impl Position {
     pub fn make_move(&mut self, mv: Move) {
         let us = self.side;
         let state = self.st;
-        let mut changes = ArrayVec::new();
+        let journal_len = self.journal.len() as u32;
         let z = &self.variant.zobrist;
         let mut hash_extra = z.side ^ z.castling(state.castling);
         if state.ep != Square::NONE {
@@ -78,21 +70,17 @@ impl Position {
                     mv.to
                 };
                 if self.cell_fast(victim_sq).is_piece() {
-                    self.capture(&mut changes, victim_sq);
+                    self.capture(victim_sq);
                     irreversible = true;
                 }
                 let arrived = match mv.promotion() {
                     Some(id) => Cell::new(Piece { color: us, id }, false),
                     None => mover.moved(),
                 };
-                self.edit_shift(&mut changes, mv.from, mv.to, arrived);
+                self.edit_shift(mv.from, mv.to, arrived);
                 if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
-                    self.edit_hand_sub(&mut changes, us, id);
-                    self.edit_put(
-                        &mut changes,
-                        gate,
-                        Cell::new(Piece { color: us, id }, false),
-                    );
+                    self.edit_hand_sub(us, id);
+                    self.edit_put(gate, Cell::new(Piece { color: us, id }, false));
                     irreversible = true;
                 }
                 let double_step =
@@ -104,27 +92,19 @@ impl Position {
             }
             MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook => {
                 let (king_to, rook_to) = self.castle_targets(mv);
-                let king = self.edit_take(&mut changes, mv.from);
-                let rook = self.edit_take(&mut changes, mv.aux);
-                self.edit_put(&mut changes, king_to, king.moved());
-                self.edit_put(&mut changes, rook_to, rook.moved());
+                let king = self.edit_take(mv.from);
+                let rook = self.edit_take(mv.aux);
+                self.edit_put(king_to, king.moved());
+                self.edit_put(rook_to, rook.moved());
                 if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
-                    self.edit_hand_sub(&mut changes, us, id);
-                    self.edit_put(
-                        &mut changes,
-                        gate,
-                        Cell::new(Piece { color: us, id }, false),
-                    );
+                    self.edit_hand_sub(us, id);
+                    self.edit_put(gate, Cell::new(Piece { color: us, id }, false));
                 }
             }
             MoveKind::Drop => {
                 let id = PieceId(mv.piece);
-                self.edit_hand_sub(&mut changes, us, id);
-                self.edit_put(
-                    &mut changes,
-                    mv.to,
-                    Cell::new(Piece { color: us, id }, false),
-                );
+                self.edit_hand_sub(us, id);
+                self.edit_put(mv.to, Cell::new(Piece { color: us, id }, false));
                 irreversible = true;
             }
             MoveKind::Pass => {}
@@ -149,7 +129,11 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = us.opposite();
-        self.history.push(Undo { mv, state, changes });
+        self.history.push(Undo {
+            mv,
+            state,
+            journal_len,
+        });
     }
 
     /// Takes back the last move made with [`Position::make_move`].
@@ -157,8 +141,11 @@ impl Position {
         let Some(undo) = self.history.pop() else {
             return;
         };
-        for change in undo.changes.iter().rev() {
-            match *change {
+        while self.journal.len() > undo.journal_len as usize {
+            let Some(change) = self.journal.pop() else {
+                break;
+            };
+            match change {
                 Change::Put(sq) => {
                     self.take_hashed::<false>(sq);
                 }

@@ -108,7 +108,8 @@ pub(crate) enum Change {
 pub(crate) struct Undo {
     pub mv: Move,
     pub state: State,
-    pub changes: ArrayVec<Change, 12>,
+    /// The length of the position's journal of edits before this move.
+    pub journal_len: u32,
 }
 
 /// A game position of some variant.
@@ -132,6 +133,8 @@ pub struct Position {
     /// The path of each castling right (index as the bit number).
     pub(crate) castle_paths: [Option<CastlePath>; 4],
     pub(crate) history: Vec<Undo>,
+    /// Every edit made by the moves on the undo stack, oldest first.
+    pub(crate) journal: Vec<Change>,
 }
 
 impl Position {
@@ -161,6 +164,7 @@ impl Position {
             rights_mask: vec![0; cells],
             castle_paths: [None, None, None, None],
             history: Vec::with_capacity(256),
+            journal: Vec::with_capacity(1024),
         }
     }
 
