@@ -426,7 +426,6 @@ impl Position {
         let g = &v.geometry;
         let mut pos = Position::empty(variant);
         let men = placement(v, setup)?;
-        let start = start_placement(v);
 
         let castling = parse_castling(v, &men, &setup.castling)?;
         for &(sq, piece) in &men {
@@ -435,7 +434,7 @@ impl Position {
                     castling.gates[piece.color.index()].contains(&g.file_of(sq))
                         || castling.implied_virgin.contains(&sq)
                 } else {
-                    start.contains(&(sq, piece)) || castling.implied_virgin.contains(&sq)
+                    v.starts_on(sq, piece) || castling.implied_virgin.contains(&sq)
                 };
             pos.put(sq, Cell::new(piece, virgin));
         }
@@ -495,8 +494,15 @@ impl Position {
                 .display_square(f, r)
                 .ok_or_else(|| bad("not a square of this board"))?,
             None => {
+                // With straight double steps only, the man is straight beyond the square passed;
+                // otherwise any pawn diagonally beyond it may have made the double step.
                 let forward = if mover == Color::White { 1 } else { -1 };
-                let candidates: Vec<Square> = [0, -1, 1]
+                let sideways: &[i32] = if self.variant.ep_two_squares {
+                    &[0, -1, 1]
+                } else {
+                    &[0]
+                };
+                let candidates: Vec<Square> = sideways
                     .iter()
                     .map(|&dx| passed.offset(g.delta(dx, forward)))
                     .filter(|&s| {
@@ -675,14 +681,6 @@ impl Position {
         }
         s
     }
-}
-
-/// The men of the variant's start position.
-fn start_placement(v: &Variant) -> Vec<(Square, Piece)> {
-    Setup::parse(&v.start_fen)
-        .ok()
-        .and_then(|s| placement(v, &s).ok())
-        .unwrap_or_default()
 }
 
 /// The outermost castling rook of `color` on the given side of its castling king.

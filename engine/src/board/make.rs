@@ -103,8 +103,12 @@ impl Position {
             }
             MoveKind::Drop => {
                 let id = PieceId(mv.piece);
+                let piece = Piece { color: us, id };
                 self.edit_hand_sub(us, id);
-                self.edit_put(mv.to, Cell::new(Piece { color: us, id }, false));
+                // A man dropped on a square where the game starts with such a man is taken as
+                // never moved, the same reading FEN gives him.
+                let virgin = self.variant.starts_on(mv.to, piece);
+                self.edit_put(mv.to, Cell::new(piece, virgin));
                 irreversible = true;
             }
             MoveKind::Pass => {}

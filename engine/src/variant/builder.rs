@@ -12,6 +12,7 @@ use super::config::{
 use super::tables::{AttackTables, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
 use super::{CastlingRules, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
+use crate::board::fen::{self, Setup};
 use crate::board::Position;
 use crate::types::{Cell, Color, Geometry, PieceId, MAX_PIECE_TYPES};
 
@@ -293,6 +294,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_attacks,
         ep_two_squares,
         simple_attacks,
+        start_board: Vec::new(),
         empty_board,
         source: source.to_string(),
         template,
@@ -300,6 +302,25 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         pocket_size,
         piece_values,
     };
+    let mut variant = variant;
+    let placement =
+        Setup::parse(&variant.start_fen).and_then(|setup| fen::placement(&variant, &setup));
+    match placement {
+        Ok(men) => {
+            variant.start_board = variant.empty_board.clone();
+            for (sq, piece) in men {
+                variant.start_board[sq.index()] = Cell::new(piece, false);
+            }
+        }
+        Err(e) => {
+            let at = start_fen_entry.map_or_else(
+                || s.error(format!("start position: {e}")),
+                |en| en.error(e.to_string()),
+            );
+            errs.0.push(at);
+            return None;
+        }
+    }
     let variant = Arc::new(variant);
     if let Err(e) = Position::from_fen(&variant, &variant.start_fen) {
         let at = start_fen_entry.map_or_else(

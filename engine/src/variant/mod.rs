@@ -140,6 +140,8 @@ pub struct Variant {
     pub simple_attacks: bool,
     /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.
     pub empty_board: Vec<Cell>,
+    /// The men of the start position, per mailbox cell (never-moved flags clear).
+    pub start_board: Vec<Cell>,
     /// Hash keys.
     pub zobrist: Zobrist,
     /// Where the definition came from (`built-in` or a file name).
@@ -182,6 +184,13 @@ impl Variant {
     #[inline(always)]
     pub fn is_royal(&self, id: PieceId) -> bool {
         self.royal_mask & (1 << id.0) != 0
+    }
+
+    /// True when the start position has `piece` on `sq`. A man standing on his start square is
+    /// taken as never moved when a FEN is read, and a man dropped there counts as never moved.
+    #[inline]
+    pub fn starts_on(&self, sq: Square, piece: crate::types::Piece) -> bool {
+        self.start_board.get(sq.index()) == Some(&Cell::new(piece, false))
     }
 
     /// True when a man of `color` promotes on `sq`.
