@@ -383,6 +383,7 @@ fn check_restored(
 ///   (as Fairy-Stockfish does), so with an empty hand the gating-rank men are read as moved.
 ///   Their flags then decide nothing (there is nothing to gate), so the legal moves must still
 ///   be the same.
+///
 /// The test finds these cases exactly, by comparing the reference's true flags with the ones
 /// the FEN rules infer, and then skips only the comparisons the lost state can affect.
 fn check_fen_round_trip(

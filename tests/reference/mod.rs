@@ -515,7 +515,7 @@ impl RefBoard {
     }
 
     /// Reads the e.p. field: one square (the victim then stands straight beyond it, seen from
-    /// the side that moved) or two (passed square, then the victim's square). The state is
+    /// the side that moved) or two (the passed square and the victim's, in either order). The state is
     /// kept only when the side to move has an e.p. capture.
     fn read_ep_field(&mut self, field: &str) {
         if field == "-" {
@@ -528,9 +528,17 @@ impl RefBoard {
             Some(i) => (&field[..i], Some(&field[i..])),
             None => (field, None),
         };
-        let passed = parse_square(first).expect("e.p. square");
+        let mut passed = parse_square(first).expect("e.p. square");
         let victim = match second {
-            Some(t) => parse_square(t).expect("e.p. victim square"),
+            Some(t) => {
+                // README: two squares come in either order; the empty one was passed over.
+                let other = parse_square(t).expect("e.p. victim square");
+                if self.at(passed).is_some() {
+                    std::mem::replace(&mut passed, other)
+                } else {
+                    other
+                }
+            }
             None => {
                 let forward = if self.side == Color::White { -1 } else { 1 };
                 (passed.0, passed.1 + forward)
@@ -711,7 +719,7 @@ impl RefBoard {
     /// The moves of a rider (plain, skipping its first square with `j`, cannon `p`, or
     /// grasshopper `g`) along `v`.
     fn ride(&self, from: Sq, man: Man, el: &Element, ep: bool, v: Sq, out: &mut Vec<Target>) {
-        let within = |k: i32| el.max.map_or(true, |m| k <= m);
+        let within = |k: i32| el.max.is_none_or(|m| k <= m);
         let mut sq = from;
         let mut screen_seen = false;
         let mut k = 0;
@@ -881,7 +889,7 @@ impl RefBoard {
             });
         }
         let last_rank = self.relative_rank(t.to, us) == self.ranks - 1;
-        if !v.promotion.mandatory && !(v.promotion.immobility_illegal && last_rank) {
+        if !(v.promotion.mandatory || v.promotion.immobility_illegal && last_rank) {
             out.push(RefMove {
                 text: base,
                 action: action(None),
@@ -1124,7 +1132,7 @@ impl RefBoard {
     pub fn legal_given_safe(&self, m: &RefMove, safe: &BTreeSet<String>) -> bool {
         let gated_man_shields = self.variant.gating.as_ref().is_some_and(|g| g.blocks_check);
         safe.contains(&m.text)
-            && (gated_man_shields || m.ungated.as_ref().map_or(true, |u| safe.contains(u)))
+            && (gated_man_shields || m.ungated.as_ref().is_none_or(|u| safe.contains(u)))
     }
 
     // --------------------------------------------------------------------------------------

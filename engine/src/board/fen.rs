@@ -439,6 +439,14 @@ impl Position {
             pos.put(sq, Cell::new(piece, virgin));
         }
         if let Some(hand) = &setup.hand {
+            if !v.has_hand && !hand.is_empty() {
+                let text: String = hand.iter().collect();
+                return Err(FenError::new(
+                    FenField::Hand,
+                    text,
+                    format!("{} has no pieces in hand", v.name),
+                ));
+            }
             for &letter in hand {
                 let Some(id) = v.piece_by_letter(letter) else {
                     return Err(FenError::new(
@@ -482,17 +490,27 @@ impl Position {
             .map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
             .collect();
         let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
-        let passed = g
-            .display_square(setup.ep[0].0, setup.ep[0].1)
-            .ok_or_else(|| bad("not a square of this board"))?;
+        let squares = setup
+            .ep
+            .iter()
+            .map(|&(f, r)| {
+                g.display_square(f, r)
+                    .ok_or_else(|| bad("not a square of this board"))
+            })
+            .collect::<Result<Vec<Square>, FenError>>()?;
+        // Two squares may come in either order (Fairy-Stockfish writes them in board order):
+        // the empty one is the square passed over.
+        let passed = match squares.as_slice() {
+            [a, b] if !self.cell(*a).is_empty() && self.cell(*b).is_empty() => *b,
+            [a, ..] => *a,
+            [] => return Ok(()),
+        };
         if !self.cell(passed).is_empty() {
             return Err(bad("the square passed over is not empty"));
         }
         let mover = self.side.opposite();
-        let victim = match setup.ep.get(1) {
-            Some(&(f, r)) => g
-                .display_square(f, r)
-                .ok_or_else(|| bad("not a square of this board"))?,
+        let victim = match squares.iter().find(|&&s| s != passed) {
+            Some(&landing) => landing,
             None => {
                 // With straight double steps only, the man is straight beyond the square passed;
                 // otherwise any pawn diagonally beyond it may have made the double step.
@@ -618,9 +636,16 @@ impl Position {
         if self.st.ep == Square::NONE {
             out.push('-');
         } else {
-            out.push_str(&g.name(self.st.ep));
             if v.ep_two_squares {
-                out.push_str(&g.name(self.st.ep_victim));
+                // Both squares, in board order (rank by rank from rank 1), as Fairy-Stockfish
+                // writes them.
+                let (a, b) = (self.st.ep, self.st.ep_victim);
+                let key = |s: Square| (g.rank_of(s), g.display_file(s));
+                let (first, second) = if key(a) <= key(b) { (a, b) } else { (b, a) };
+                out.push_str(&g.name(first));
+                out.push_str(&g.name(second));
+            } else {
+                out.push_str(&g.name(self.st.ep));
             }
         }
         out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));

@@ -78,10 +78,11 @@ impl Position {
                     None => mover.moved(),
                 };
                 self.edit_shift(mv.from, mv.to, arrived);
+                // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
+                // only captures, pawn moves and drops do.
                 if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
                     self.edit_hand_sub(us, id);
                     self.edit_put(gate, Cell::new(Piece { color: us, id }, false));
-                    irreversible = true;
                 }
                 let double_step =
                     matches!(mv.kind, MoveKind::DoubleStep | MoveKind::DoubleStepGate);

@@ -9,6 +9,9 @@ use crate::board::position::Position;
 use crate::types::{split_square, Move, MoveKind};
 
 /// Why a move text was not accepted.
+///
+/// `Syntax` means the text is not a move of this variant at all (bad shape, a square off the
+/// board, a letter that names no piece); `Illegal` means it is, but not a legal one here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// The text is not a move in any notation we read.
@@ -65,7 +68,7 @@ impl Position {
     /// The legal move that `text` names.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim().trim_end_matches('=');
-        if !well_formed(t) {
+        if !self.well_formed(t) {
             return Err(MoveError::Syntax(text.to_string()));
         }
         let wanted = t.to_ascii_lowercase();
@@ -106,28 +109,40 @@ impl Position {
     }
 }
 
-/// True when `t` has the shape of some move token (squares, drop, pass), whatever the position.
-fn well_formed(t: &str) -> bool {
-    if t == "0000" || t == "@@@@" {
-        return true;
+impl Position {
+    /// Checks that `t` is a move token of this variant: its squares exist on this board and
+    /// its piece letters name pieces of this variant, whatever the position.
+    fn well_formed(&self, t: &str) -> bool {
+        if t == "0000" || t == "@@@@" {
+            return true;
+        }
+        let g = &self.variant.geometry;
+        let is_piece =
+            |c: char| c.is_ascii_alphabetic() && self.variant.piece_by_letter(c).is_some();
+        if let Some((piece, square)) = t.split_once('@') {
+            let mut letters = piece.trim_start_matches('+').chars();
+            return matches!((letters.next(), letters.next()), (Some(c), None) if is_piece(c))
+                && g.parse_square(square).is_some();
+        }
+        let Some((first, rest)) = split_leading_square(t) else {
+            return false;
+        };
+        let Some((second, tail)) = split_leading_square(rest) else {
+            return false;
+        };
+        if g.parse_square(first).is_none() || g.parse_square(second).is_none() {
+            return false;
+        }
+        let mut suffix = tail.chars();
+        match (suffix.next(), suffix.next()) {
+            (None, _) => true,
+            (Some(c), None) => c == '+' || is_piece(c),
+            _ => false,
+        }
     }
-    if let Some((piece, square)) = t.split_once('@') {
-        let p = piece.trim_start_matches('+');
-        return p.len() == 1
-            && p.chars().all(|c| c.is_ascii_alphabetic())
-            && split_square(square).is_some();
-    }
-    let Some((first, rest)) = split_leading_square(t) else {
-        return false;
-    };
-    let _ = first;
-    let Some((_, tail)) = split_leading_square(rest) else {
-        return false;
-    };
-    tail.is_empty() || tail.len() == 1 && tail.chars().all(|c| c.is_ascii_alphabetic() || c == '+')
 }
 
-/// Splits a square name off the front of `t`.
+/// Splits a square name (a letter and one or two digits) off the front of `t`.
 fn split_leading_square(t: &str) -> Option<(&str, &str)> {
     let b = t.as_bytes();
     if b.is_empty() || !b[0].is_ascii_lowercase() {

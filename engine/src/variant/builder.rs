@@ -61,6 +61,59 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("king", "K"),
 ];
 
+/// Every rule key the builder reads (piece names and `customPieceN` aside).
+const RULE_KEYS: &[&str] = &[
+    "maxFile",
+    "maxRank",
+    "startFen",
+    "doubleStep",
+    "pawnTypes",
+    "promotionPawnTypes",
+    "enPassantTypes",
+    "nMoveRuleTypes",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "mandatoryPawnPromotion",
+    "immobilityIllegal",
+    "promotionLimit",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingKingFile",
+    "castlingKingPiece",
+    "castlingRookPieces",
+    "castlingRookPiece",
+    "gating",
+    "seirawanGating",
+    "gatingBlocksCheck",
+    "pieceDrops",
+    "capturesToHand",
+    "checking",
+    "nMoveRule",
+    "nFoldRule",
+    "stalemateValue",
+    "checkmateValue",
+    "variantTemplate",
+    "pieceToCharTable",
+    "pocketSize",
+    "pieceValueMg",
+    "pieceValueEg",
+];
+
+/// True for a key the builder knows (a rule key, a piece name or a custom piece slot).
+fn is_known_key(key: &str) -> bool {
+    RULE_KEYS.contains(&key)
+        || PREDEFINED.iter().any(|(name, _)| *name == key)
+        || key
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| (1..=CUSTOM_SLOTS).contains(&n))
+}
+
 /// The number of `customPieceN` slots.
 const CUSTOM_SLOTS: usize = 25;
 
@@ -83,7 +136,16 @@ pub fn build(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<Va
     section.reset_consumed();
     let mut errs = Errors(Vec::new());
     let v = build_inner(section, source, &mut errs);
-    errs.0.extend(section.unconsumed_errors());
+    // A key the builder does not know is an error. A known key left unread is one that has no
+    // effect in this variant; that is reported too, but only when the build got that far (an
+    // early error leaves later keys unread).
+    for entry in section.unconsumed() {
+        if !is_known_key(&entry.key) {
+            errs.0.push(entry.error("unknown key"));
+        } else if v.is_some() {
+            errs.0.push(entry.error("has no effect in this variant"));
+        }
+    }
     match v {
         Some(v) if errs.0.is_empty() => Ok(v),
         _ => {
@@ -97,13 +159,12 @@ pub fn build(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<Va
 }
 
 fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<VariantRef> {
+    // Everything else depends on the board size, so a bad size ends the build here.
     let files = errs
-        .take(s.get_with("maxFile", parse_file_letter_or_number))
-        .flatten()
+        .take(s.get_with("maxFile", parse_file_letter_or_number))?
         .map_or(8, |f| f + 1);
     let ranks = errs
-        .take(s.get_with("maxRank", parse_rank))
-        .flatten()
+        .take(s.get_with("maxRank", parse_rank))?
         .map_or(8, |r| r + 1);
     let geometry = match Geometry::new(files as u8, ranks as u8, 1) {
         Ok(g) => g,
@@ -122,10 +183,15 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         .flatten()
         .unwrap_or(true);
     let pieces = collect_pieces(s, &geometry, double_step, errs)?;
+    // A piece set given in the file must name existing pieces; a default keeps the letters
+    // this variant has (a variant without pawns has no pawn types).
     let letter_set = |key: &str, default: &str, errs: &mut Errors| -> Option<PieceMask> {
-        let letters = match s.get(key) {
-            None => parse_piece_letters(default).unwrap_or_default(),
-            Some(e) => errs.take(parse_piece_letters(&e.value).map_err(|r| e.error(r)))?,
+        let (letters, entry) = match s.get(key) {
+            None => (parse_piece_letters(default).unwrap_or_default(), None),
+            Some(e) => (
+                errs.take(parse_piece_letters(&e.value).map_err(|r| e.error(r)))?,
+                Some(e),
+            ),
         };
         let mut mask = 0;
         for l in letters {
@@ -135,11 +201,9 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
             {
                 Some(i) => mask |= 1 << i,
                 None => {
-                    let e = s.peek(key).map_or_else(
-                        || s.error(format!("no piece '{l}' for {key}")),
-                        |e| e.error(format!("no piece '{l}'")),
-                    );
-                    errs.0.push(e);
+                    if let Some(e) = entry {
+                        errs.0.push(e.error(format!("no piece '{l}'")));
+                    }
                 }
             }
         }
@@ -302,6 +366,11 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         pocket_size,
         piece_values,
     };
+    // The start position is checked against the finished rules; with an error already found
+    // it would only report that error's consequences.
+    if !errs.0.is_empty() {
+        return None;
+    }
     let mut variant = variant;
     let placement =
         Setup::parse(&variant.start_fen).and_then(|setup| fen::placement(&variant, &setup));
@@ -566,9 +635,22 @@ fn build_castling(
             return None;
         }
     }
-    let king = letter_ids(pieces, &king_letters).ok()?.first().copied()?;
-    let rooks = letter_ids(pieces, &rook_letters)
-        .ok()?
+    // A letter written in the file must name a piece; the defaults (k, r) quietly switch
+    // castling off in a variant that has no such pieces.
+    let resolve = |key: &str, letters: &[char], errs: &mut Errors| match letter_ids(pieces, letters)
+    {
+        Ok(ids) => Some(ids),
+        Err(reason) => {
+            if let Some(e) = s.peek(key) {
+                errs.0.push(e.error(reason));
+            }
+            None
+        }
+    };
+    let king = resolve("castlingKingPiece", &king_letters, errs)?
+        .first()
+        .copied()?;
+    let rooks = resolve(rook_key, &rook_letters, errs)?
         .iter()
         .fold(0u32, |m, id| m | 1 << id.0);
     if rooks == 0 {
