@@ -422,8 +422,16 @@ pub enum MoveKind {
     DoubleStepGate,
     /// A man put onto `to` from the hand: `piece` is its type, `from` equals `to`.
     Drop,
-    /// A pass: nothing moves.
+    /// A pass: nothing moves (`from` = `to` names a man whose move returns him home).
     Pass,
+    /// A locust capture: the man on `aux` is captured on the way, then the mover goes on to
+    /// `to` (capturing there too if it is occupied). `to` may equal `from` (a rifle capture).
+    Locust,
+    /// A capture of every enemy man strictly between `from` and `to` on their line, and of the
+    /// man on `to` if any (a rider that runs over its victims).
+    Sweep,
+    /// The mover and the friendly man on `to` exchange places.
+    Swap,
 }
 
 /// One move (one ply): a small copyable value.
@@ -483,7 +491,9 @@ impl Move {
     /// The promotion type, if this move promotes.
     pub fn promotion(self) -> Option<PieceId> {
         match self.kind {
-            MoveKind::Normal | MoveKind::EnPassant => self.piece_id(),
+            MoveKind::Normal | MoveKind::EnPassant | MoveKind::Locust | MoveKind::Sweep => {
+                self.piece_id()
+            }
             _ => None,
         }
     }

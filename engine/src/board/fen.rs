@@ -93,6 +93,9 @@ pub enum BoardToken {
         second_board: bool,
         /// Written with a `+` in front.
         promoted: bool,
+        /// Written with a `*` after: the man has moved (for a man standing where the start
+        /// position has such a man, who would otherwise be read as never moved).
+        moved: bool,
     },
 }
 
@@ -252,16 +255,21 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
         }
         match chars.get(k) {
             Some(&l) if l.is_ascii_alphabetic() => {
-                tokens.push(BoardToken::Man {
-                    letter: l,
-                    second_board,
-                    promoted,
-                });
                 i = k + 1;
                 // A trailing '~' (promoted man that demotes when captured) is read and ignored.
                 if chars.get(i) == Some(&'~') {
                     i += 1;
                 }
+                let moved = chars.get(i) == Some(&'*');
+                if moved {
+                    i += 1;
+                }
+                tokens.push(BoardToken::Man {
+                    letter: l,
+                    second_board,
+                    promoted,
+                    moved,
+                });
             }
             _ => {
                 let bad: String = chars[i..(k + 1).min(chars.len())].iter().collect();
@@ -302,10 +310,11 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
 }
 
 /// The placement of a setup as mailbox cells for `variant` (no rights or virginity yet).
+/// The men of the placement field, and the squares of those marked as having moved (`*`).
 pub(crate) fn placement(
     variant: &Variant,
     setup: &Setup,
-) -> Result<Vec<(Square, Piece)>, FenError> {
+) -> Result<(Vec<(Square, Piece)>, Vec<Square>), FenError> {
     let g = &variant.geometry;
     if setup.ranks.len() != g.ranks as usize {
         return Err(FenError::new(
@@ -316,6 +325,7 @@ pub(crate) fn placement(
     }
     let wide = g.display_files();
     let mut men = Vec::new();
+    let mut moved_marks = Vec::new();
     for (row, tokens) in setup.ranks.iter().enumerate() {
         let rank = g.ranks as usize - 1 - row;
         let mut file = 0usize;
@@ -325,6 +335,7 @@ pub(crate) fn placement(
                 BoardToken::Man {
                     letter,
                     second_board,
+                    moved,
                     ..
                 } => {
                     let Some(id) = variant.piece_by_letter(letter) else {
@@ -359,6 +370,9 @@ pub(crate) fn placement(
                         ));
                     };
                     men.push((sq, Piece { color, id }));
+                    if moved {
+                        moved_marks.push(sq);
+                    }
                     file += 1;
                 }
             }
@@ -384,7 +398,7 @@ pub(crate) fn placement(
             ));
         }
     }
-    Ok(men)
+    Ok((men, moved_marks))
 }
 
 fn rank_text(tokens: &[BoardToken]) -> String {
@@ -396,12 +410,14 @@ fn rank_text(tokens: &[BoardToken]) -> String {
                 letter,
                 second_board,
                 promoted,
+                moved,
             } => {
                 format!(
-                    "{}{}{}",
+                    "{}{}{}{}",
                     if *second_board { "|" } else { "" },
                     if *promoted { "+" } else { "" },
-                    letter
+                    letter,
+                    if *moved { "*" } else { "" }
                 )
             }
         })
@@ -425,7 +441,7 @@ impl Position {
         let v = variant.as_ref();
         let g = &v.geometry;
         let mut pos = Position::empty(variant);
-        let men = placement(v, setup)?;
+        let (men, moved_marks) = placement(v, setup)?;
 
         let castling = parse_castling(v, &men, &setup.castling)?;
         for &(sq, piece) in &men {
@@ -436,6 +452,7 @@ impl Position {
                 } else {
                     v.starts_on(sq, piece) || castling.implied_virgin.contains(&sq)
                 };
+            let virgin = virgin && !moved_marks.contains(&sq);
             pos.put(sq, Cell::new(piece, virgin));
         }
         if let Some(hand) = &setup.hand {
@@ -607,6 +624,9 @@ impl Position {
                             empty = 0;
                         }
                         out.push(v.letter(p.id, p.color));
+                        if self.needs_moved_mark(sq) {
+                            out.push('*');
+                        }
                     }
                 }
             }
@@ -650,6 +670,19 @@ impl Position {
         }
         out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
         out
+    }
+
+    /// True when the man on `sq` has moved although FEN would read him as never moved (he
+    /// stands where the start position has such a man) and it matters (his type has initial
+    /// moves). Gating variants say it through the castling field instead.
+    fn needs_moved_mark(&self, sq: Square) -> bool {
+        let v = &self.variant;
+        let c = self.cell(sq);
+        let Some(piece) = c.piece() else { return false };
+        v.gating.is_none()
+            && !c.is_virgin()
+            && v.pieces[piece.id.index()].has_initial_moves
+            && v.starts_on(sq, piece)
     }
 
     fn castling_text(&self) -> String {

@@ -49,9 +49,13 @@ impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
         let us = self.side;
+        let mut pass = false;
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
-            self.generate_from(from, list);
+            pass |= self.generate_from(from, list);
+        }
+        if pass {
+            push(list, Position::pass_move());
         }
         if self.variant.castling.is_some() && self.st.castling != 0 {
             self.generate_castling(list, None);
@@ -62,13 +66,26 @@ impl Position {
     }
 
     /// Appends the pseudo-legal moves of the man on `from` (with their gating forms).
-    pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) {
+    /// Returns true when the man can pass (see [`Position::generate_piece_moves`]).
+    pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) -> bool {
         let cell = self.cell_fast(from);
         let first = list.len();
-        self.generate_piece_moves(from, cell, list);
+        let pass = self.generate_piece_moves(from, cell, list);
         if self.can_gate_from(from, cell) {
             self.add_gating(first, list);
         }
+        pass
+    }
+
+    /// The one pass move of a position where some man can pass.
+    pub fn pass_move() -> Move {
+        Move::with(
+            Square::NONE,
+            Square::NONE,
+            MoveKind::Pass,
+            Square::NONE,
+            Move::NO_PIECE,
+        )
     }
 
     /// True when a move of the man `cell` from `from` may gate a man from the hand.
@@ -77,9 +94,27 @@ impl Position {
         self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell)
     }
 
-    /// The board moves of the man `cell` on `from` (without gating forms).
+    /// The board moves of the man `cell` on `from` (without gating forms). Returns true when
+    /// the man can pass (a leg program that brings him home having done nothing): the caller
+    /// adds one pass for the whole position.
     #[inline(always)]
-    pub(crate) fn generate_piece_moves<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
+    pub(crate) fn generate_piece_moves<S: MoveSink>(
+        &self,
+        from: Square,
+        cell: Cell,
+        sink: &mut S,
+    ) -> bool {
+        let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
+        if moves.overlapping {
+            return self.generate_deduplicated(from, cell, sink);
+        }
+        self.generate_single_legs(from, cell, sink);
+        false
+    }
+
+    /// The single-leg moves (fast tables and general rays) of the man `cell` on `from`.
+    #[inline(always)]
+    fn generate_single_legs<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
         if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
             self.generate_plain::<true, S>(from, cell, sink);
         } else {
@@ -92,6 +127,31 @@ impl Position {
             }
             self.walk_ray(from, cell, ray, sink);
         }
+    }
+
+    /// A man whose moves overlap (leg programs, or a step and a slide the same way): all his
+    /// moves, with the duplicates that different paths give removed, since one move is one move
+    /// however it is found.
+    #[inline(never)]
+    fn generate_deduplicated<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) -> bool {
+        let mut local = MoveList::new();
+        self.generate_single_legs(from, cell, &mut local);
+        self.generate_programs(from, cell, &mut local);
+        local.sort_unstable_by_key(|m| (m.to.0, m.aux.0, m.kind as u8, m.piece));
+        let mut pass = false;
+        let mut last: Option<Move> = None;
+        for &m in local.iter() {
+            if last == Some(m) {
+                continue;
+            }
+            last = Some(m);
+            if m.kind == MoveKind::Pass {
+                pass = true;
+            } else {
+                sink.add(m);
+            }
+        }
+        pass
     }
 
     /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true
@@ -273,7 +333,7 @@ impl Position {
     }
 
     /// Pushes a board move, expanded into its promotion choices where the mover promotes.
-    fn push_board_move<S: MoveSink>(
+    pub(crate) fn push_board_move<S: MoveSink>(
         &self,
         from: Square,
         to: Square,
@@ -290,7 +350,7 @@ impl Position {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
             return;
         }
-        for &choice in &promo.choices[us.index()] {
+        for &choice in promo.choices_for(cell.id(), us) {
             let limit = promo.limit[choice.index()];
             if limit != 0 && self.count(us, choice) >= limit {
                 continue;
@@ -300,7 +360,7 @@ impl Position {
         let last_rank = v.geometry.relative_rank(to, us) == v.geometry.ranks as usize - 1;
         // Staying unpromoted is allowed unless promotion is compulsory, or the pawn would be
         // stuck on its last rank where the variant forbids immobile men.
-        let may_stay = !(promo.mandatory || promo.immobility_illegal && last_rank);
+        let may_stay = !(promo.is_mandatory(cell.id()) || promo.immobility_illegal && last_rank);
         if may_stay {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
         }
@@ -454,7 +514,9 @@ impl Position {
     fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
         self.squares_of(by).iter().any(|&from| {
             let cell = self.cell_fast(from);
-            mask & (1 << cell.id().0) != 0 && self.capture_ray_reaches(from, cell, by, sq)
+            mask & (1 << cell.id().0) != 0
+                && (self.capture_ray_reaches(from, cell, by, sq)
+                    || self.program_captures(from, cell, by, sq))
         })
     }
 

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::generate::{MoveCounter, MoveList};
+use super::generate::{MoveCounter, MoveList, MoveSink};
 use crate::board::position::Position;
 use crate::types::{Cell, Color, Move, MoveKind, Square};
 
@@ -17,14 +17,33 @@ struct Guard {
 }
 
 impl Position {
-    /// True when the side that just moved (`color`) has left a royal man capturable.
+    /// True when the check rule protects `color`'s royal men: always when it has one; with
+    /// several, only when the variant protects each of them (not under extinction royalty,
+    /// where only a sole royal man may not be left attacked).
+    #[inline]
+    pub fn royals_protected(&self, color: Color) -> bool {
+        self.variant.checking
+            && match self.royal_count(color) {
+                0 => false,
+                1 => true,
+                _ => !self.variant.extinction_royals,
+            }
+    }
+
+    /// True when the side that just moved (`color`) has left a protected royal man capturable.
     pub fn royal_in_danger(&self, color: Color) -> bool {
-        if !self.variant.checking {
+        if !self.royals_protected(color) {
             return false;
         }
         let them = color.opposite();
+        if self.variant.extinction_royals
+            && self.variant.royal_mask != 0
+            && self.royal_count(them) == 0
+        {
+            // The move took the opponent's last royal man: the game is over, he cannot reply.
+            return false;
+        }
         match self.royal_count(color) {
-            0 => false,
             1 => self.is_attacked(self.royal_sq[color.index()], them),
             _ => self
                 .royal_squares(color)
@@ -140,7 +159,7 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        if !self.variant.checking {
+        if !self.royals_protected(self.side) {
             self.generate_pseudo_legal(list);
             return;
         }
@@ -159,10 +178,11 @@ impl Position {
     fn generate_guarded(&mut self, list: &mut MoveList, guard: &Guard) {
         let us = self.side;
         let ep_possible = self.st.ep != Square::NONE;
+        let mut pass = false;
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
             let start = list.len();
-            self.generate_from(from, list);
+            pass |= self.generate_from(from, list);
             if guard.in_check || from == guard.royal || guard.pinned.contains(&from) {
                 self.keep_legal(list, start, Some(guard));
             } else if ep_possible && list[start..].iter().any(|m| m.kind == MoveKind::EnPassant) {
@@ -180,6 +200,9 @@ impl Position {
             if guard.in_check {
                 self.keep_legal(list, start, None);
             }
+        }
+        if pass && !guard.in_check {
+            list.add(Position::pass_move());
         }
     }
 
@@ -200,6 +223,7 @@ impl Position {
         } else {
             0
         };
+        let mut pass = false;
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
             let cell = self.cell_fast(from);
@@ -208,7 +232,7 @@ impl Position {
                 || ep_types & (1 << cell.id().0) != 0;
             if risky {
                 let start = list.len();
-                self.generate_piece_moves(from, cell, &mut list);
+                pass |= self.generate_piece_moves(from, cell, &mut list);
                 let ep = list[start..].iter().any(|m| m.kind == MoveKind::EnPassant);
                 if from == guard.royal || guard.pinned.contains(&from) {
                     self.keep_legal(&mut list, start, Some(&guard));
@@ -216,7 +240,7 @@ impl Position {
                     self.keep_legal(&mut list, start, None);
                 }
             } else {
-                self.generate_piece_moves(from, cell, &mut counter);
+                pass |= self.generate_piece_moves(from, cell, &mut counter);
             }
         }
         if self.variant.castling.is_some() && self.st.castling != 0 {
@@ -227,7 +251,8 @@ impl Position {
         if self.variant.drops {
             self.generate_drops(&mut list);
         }
-        counter.0 + list.len() as u64
+        // Not in check here, so a pass is legal.
+        counter.0 + list.len() as u64 + pass as u64
     }
 
     /// Removes the illegal moves from `list[start..]`, testing with the guard when given and

@@ -1,8 +1,9 @@
-//! Move generation: pseudo-legal generation from compiled tables (`generate`), the attack test
-//! and legality filter (`legal`), move text (`notation`) and perft (`perft`).
+//! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
+//! interpreter for multi-leg moves (`legs`), the attack test and legality filter (`legal`), move text (`notation`) and perft (`perft`).
 
 pub mod generate;
 pub mod legal;
+pub mod legs;
 pub mod notation;
 pub mod perft;
 

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::board::position::Position;
-use crate::types::{split_square, Move, MoveKind};
+use crate::types::{split_square, Move, MoveKind, Square};
 
 /// Why a move text was not accepted.
 ///
@@ -52,6 +52,39 @@ impl Position {
                 }
                 s
             }
+            MoveKind::Locust => {
+                // Two legs: to the victim, then on to the destination (XBoard's Lion notation).
+                let mut s = format!(
+                    "{}{},{}{}",
+                    g.name(mv.from),
+                    g.name(mv.aux),
+                    g.name(mv.aux),
+                    g.name(mv.to)
+                );
+                if mv.piece != Move::NO_PIECE {
+                    s.push(lower(mv.piece));
+                }
+                s
+            }
+            MoveKind::Sweep => {
+                // One leg to each victim in turn, then to the destination.
+                let mut stops: Vec<Square> =
+                    self.sweep_victims(mv.from, mv.to).into_iter().collect();
+                stops.push(mv.to);
+                let mut s = String::new();
+                let mut at = mv.from;
+                for (i, stop) in stops.iter().enumerate() {
+                    if i > 0 {
+                        s.push(',');
+                    }
+                    s.push_str(&format!("{}{}", g.name(at), g.name(*stop)));
+                    at = *stop;
+                }
+                if mv.piece != Move::NO_PIECE {
+                    s.push(lower(mv.piece));
+                }
+                s
+            }
             MoveKind::CastleGateRook => {
                 format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece))
             }
@@ -88,13 +121,12 @@ impl Position {
                         .letter
                         .to_ascii_lowercase()
                 )),
-                MoveKind::Pass => Some(format!("{}{}", g.name(mv.from), g.name(mv.from))),
                 _ => None,
             };
             if alternative.is_some_and(|a| a == wanted) {
                 return Ok(mv);
             }
-            if mv.kind == MoveKind::Pass && wanted == "@@@@" {
+            if mv.kind == MoveKind::Pass && self.names_a_pass(&wanted) {
                 return Ok(mv);
             }
         }
@@ -124,21 +156,41 @@ impl Position {
             return matches!((letters.next(), letters.next()), (Some(c), None) if is_piece(c))
                 && g.parse_square(square).is_some();
         }
+        // One leg `e2e4`, or several joined by commas (`e4f5,f5g6`); only the last leg may
+        // carry a promotion or gating letter.
+        let legs: Vec<&str> = t.split(',').collect();
+        legs.iter().enumerate().all(|(i, leg)| {
+            let Some((first, rest)) = split_leading_square(leg) else {
+                return false;
+            };
+            let Some((second, tail)) = split_leading_square(rest) else {
+                return false;
+            };
+            if g.parse_square(first).is_none() || g.parse_square(second).is_none() {
+                return false;
+            }
+            let mut suffix = tail.chars();
+            match (suffix.next(), suffix.next()) {
+                (None, _) => true,
+                (Some(c), None) => i + 1 == legs.len() && (c == '+' || is_piece(c)),
+                _ => false,
+            }
+        })
+    }
+
+    /// True when `t` is a way of writing a pass: `0000`, `@@@@`, or a man of the side to move
+    /// going to his own square (`h8h8`).
+    fn names_a_pass(&self, t: &str) -> bool {
+        if t == "0000" || t == "@@@@" {
+            return true;
+        }
+        let g = &self.variant.geometry;
         let Some((first, rest)) = split_leading_square(t) else {
             return false;
         };
-        let Some((second, tail)) = split_leading_square(rest) else {
-            return false;
-        };
-        if g.parse_square(first).is_none() || g.parse_square(second).is_none() {
-            return false;
-        }
-        let mut suffix = tail.chars();
-        match (suffix.next(), suffix.next()) {
-            (None, _) => true,
-            (Some(c), None) => c == '+' || is_piece(c),
-            _ => false,
-        }
+        first == rest
+            && g.parse_square(first)
+                .is_some_and(|sq| self.cell(sq).is_color(self.side_to_move()))
     }
 }
 

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use super::compile::compile_piece;
 use super::config::{
-    parse_bool, parse_file_letter_or_number, parse_piece_letters, parse_piece_value_list,
-    parse_rank, parse_square_list, parse_uint, parse_value, ConfigError, GameValue, SectionConfig,
+    parse_bool, parse_file_letter_or_number, parse_piece_char_map, parse_piece_letters,
+    parse_piece_value_list, parse_rank, parse_square_list, parse_uint, parse_value, ConfigError,
+    GameValue, SectionConfig,
 };
 use super::tables::{AttackTables, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
@@ -102,6 +103,11 @@ const RULE_KEYS: &[&str] = &[
     "pocketSize",
     "pieceValueMg",
     "pieceValueEg",
+    "promotionTargets",
+    "succession",
+    "extinctionPieceTypes",
+    "extinctionValue",
+    "extinctionPseudoRoyal",
 ];
 
 /// True for a key the builder knows (a rule key, a piece name or a custom piece slot).
@@ -223,6 +229,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         Some(_) => letter_set("nMoveRuleTypes", "", errs).unwrap_or(0),
         None => pawn_types,
     };
+    let extinction_types = match s.peek("extinctionPieceTypes") {
+        Some(_) => letter_set("extinctionPieceTypes", "", errs).unwrap_or(0),
+        None => 0,
+    };
     let mut pieces = pieces;
     for (i, p) in pieces.iter_mut().enumerate() {
         if ep_capturers & (1 << i) == 0 {
@@ -237,7 +247,43 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         }
     }
 
-    let promotion = build_promotion(s, &geometry, &pieces, promo_pawns, errs)?;
+    // Pairs of piece letters (`p:n s:h`) as pairs of piece ids.
+    let id_pairs = |key: &str, errs: &mut Errors| -> Vec<(PieceId, PieceId)> {
+        let Some(e) = s.get(key) else {
+            return Vec::new();
+        };
+        let Some(pairs) = errs.take(parse_piece_char_map(&e.value).map_err(|r| e.error(r))) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (a, b) in pairs {
+            match letter_ids(&pieces, &[a, b]) {
+                Ok(ids) => out.push((ids[0], ids[1])),
+                Err(reason) => errs.0.push(e.error(reason)),
+            }
+        }
+        out
+    };
+    let targets = id_pairs("promotionTargets", errs);
+    let succession = id_pairs("succession", errs);
+    let extinction_value = errs
+        .take(s.get_with("extinctionValue", parse_value))
+        .flatten()
+        .unwrap_or(GameValue::None);
+    let extinction_royals = errs
+        .take(s.get_with("extinctionPseudoRoyal", parse_bool))
+        .flatten()
+        .unwrap_or(false);
+    if extinction_royals {
+        for (i, p) in pieces.iter_mut().enumerate() {
+            p.royal |= extinction_types & (1 << i) != 0;
+        }
+    }
+    let target_pawns = targets.iter().fold(0u32, |m, (p, _)| m | 1 << p.0);
+    let mut promotion = build_promotion(s, &geometry, &pieces, promo_pawns | target_pawns, errs)?;
+    for (pawn, target) in targets {
+        promotion.targets[pawn.index()] = Some(target);
+    }
     let castling = build_castling(s, &geometry, &pieces, errs);
     let gating = build_gating(s, errs);
     let drops = errs
@@ -347,6 +393,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         captures_to_hand,
         has_hand,
         virgin_keyed,
+        succession,
+        extinction_royals,
+        extinction_types,
+        extinction_value,
         royal_mask,
         checking,
         n_move_rule: 2 * n_move_rule,
@@ -375,7 +425,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let placement =
         Setup::parse(&variant.start_fen).and_then(|setup| fen::placement(&variant, &setup));
     match placement {
-        Ok(men) => {
+        Ok((men, _)) => {
             variant.start_board = variant.empty_board.clone();
             for (sq, piece) in men {
                 variant.start_board[sq.index()] = Cell::new(piece, false);

@@ -5,6 +5,7 @@
 //! that name the element.
 
 use super::betza::{self, Atom, Element, Hop, Range};
+use super::legs;
 use arrayvec::ArrayVec;
 
 use super::tables::{
@@ -43,6 +44,13 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
     let mut moves = [PieceMoves::default(), PieceMoves::default()];
     let mut has_initial_moves = false;
     for element in &elements {
+        if legs::needs_program(element) {
+            let white = legs::compile_program(element)?;
+            has_initial_moves |= white.legs.first().is_some_and(|l| l.initial);
+            moves[1].programs.push(legs::for_black(&white));
+            moves[0].programs.push(white);
+            continue;
+        }
         let leg = lower(element)?;
         has_initial_moves |= leg.initial;
         for (color, m) in moves.iter_mut().enumerate() {
@@ -50,10 +58,41 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
                 .map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
         }
     }
+    for m in moves.iter_mut() {
+        m.overlapping = overlapping(m, g);
+    }
     Ok(CompiledPiece {
         moves,
         has_initial_moves,
     })
+}
+
+/// True when two of the moves can produce the same move: any leg program, or two single-leg
+/// moves with a common mode that reach a common square (k steps of one = m steps of the other).
+fn overlapping(m: &PieceMoves, g: &Geometry) -> bool {
+    if !m.programs.is_empty() {
+        return true;
+    }
+    let longest = g.files.max(g.ranks) as u8;
+    let reach = |max: u8| if max == 0 { longest } else { max.min(longest) };
+    let mut parts: Vec<(i16, u8, u8)> = Vec::new();
+    parts.extend(m.leaps.iter().map(|l| (l.delta, 1, l.mode)));
+    parts.extend(m.slides.iter().map(|s| (s.delta, reach(s.max), s.mode)));
+    parts.extend(m.rays.iter().map(|r| (r.delta, reach(r.max), r.mode)));
+    parts.extend(m.double_steps.iter().map(|d| (d.delta, 1, QUIET)));
+    for (i, &(da, ra, ma)) in parts.iter().enumerate() {
+        for &(db, rb, mb) in &parts[i + 1..] {
+            if ma & mb & (QUIET | CAPTURE) == 0 {
+                continue;
+            }
+            let meets =
+                (1..=ra as i32).any(|k| (1..=rb as i32).any(|j| k * da as i32 == j * db as i32));
+            if meets {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The squares, relative to the start, that a lame leap of (dx, dy) passes: one route for

@@ -7,6 +7,8 @@ pub mod betza;
 pub mod builder;
 pub mod compile;
 pub mod config;
+pub mod diagram;
+pub mod legs;
 pub mod registry;
 pub mod tables;
 pub mod zobrist;
@@ -55,6 +57,26 @@ pub struct PromotionRules {
     pub immobility_illegal: bool,
     /// Most men of a type one may have after promoting to it (`promotionLimit`); 0 = no limit.
     pub limit: [u8; MAX_PIECE_TYPES],
+    /// Per type, a fixed and compulsory promotion target (`promotionTargets`, the Interactive
+    /// Diagram's `morph`), which replaces the choices for that type.
+    pub targets: [Option<PieceId>; MAX_PIECE_TYPES],
+}
+
+impl PromotionRules {
+    /// The types a man of type `id` and colour `color` may promote to.
+    #[inline]
+    pub fn choices_for(&self, id: PieceId, color: Color) -> &[PieceId] {
+        match &self.targets[id.index()] {
+            Some(t) => std::slice::from_ref(t),
+            None => &self.choices[color.index()],
+        }
+    }
+
+    /// True when a man of type `id` must promote on entering the zone.
+    #[inline]
+    pub fn is_mandatory(&self, id: PieceId) -> bool {
+        self.mandatory || self.targets[id.index()].is_some()
+    }
 }
 
 /// Castling in its general form: the king and rook squares come from the variant (defaults)
@@ -115,6 +137,18 @@ pub struct Variant {
     pub has_hand: bool,
     /// Types whose never-moved flag is part of the hash (it changes what they may do).
     pub virgin_keyed: PieceMask,
+    /// Succession: (type, heir): when a side's last man of the type is captured, one of its men
+    /// of the heir type becomes that type (`succession`).
+    pub succession: Vec<(PieceId, PieceId)>,
+    /// While a side has two or more royal men, none of them is protected by the check rule:
+    /// only a sole royal man may not be left attacked, and a side with none has lost
+    /// (`extinctionPseudoRoyal`).
+    pub extinction_royals: bool,
+    /// Types whose extinction ends the game (`extinctionPieceTypes`).
+    pub extinction_types: PieceMask,
+    /// The result for a side that has lost all its men of the extinction types
+    /// (`extinctionValue`; `None` = no such rule).
+    pub extinction_value: GameValue,
     /// Royal piece types.
     pub royal_mask: PieceMask,
     /// Check rules apply (a move may not leave the royal piece attacked).
@@ -191,6 +225,22 @@ impl Variant {
     #[inline]
     pub fn starts_on(&self, sq: Square, piece: crate::types::Piece) -> bool {
         self.start_board.get(sq.index()) == Some(&Cell::new(piece, false))
+    }
+
+    /// The type a man of type `id` and colour `color` becomes on reaching `sq`, when his
+    /// promotion there is compulsory with a single choice.
+    pub fn fixed_promotion(&self, id: PieceId, color: Color, sq: Square) -> Option<PieceId> {
+        let p = &self.promotion;
+        if p.pawn_types & (1 << id.0) == 0
+            || !self.in_promotion_zone(color, sq)
+            || !p.is_mandatory(id)
+        {
+            return None;
+        }
+        match p.choices_for(id, color) {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 
     /// True when a man of `color` promotes on `sq`.

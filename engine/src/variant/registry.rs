@@ -7,6 +7,7 @@ use once_cell::sync::Lazy;
 
 use super::builder::{build, VariantError};
 use super::config::{parse_config, ConfigError, SectionConfig};
+use super::diagram::parse_diagram;
 use super::VariantRef;
 
 /// The text of the built-in variant file.
@@ -104,6 +105,16 @@ impl Registry {
         let mut built = Vec::new();
         let mut errors = Vec::new();
         for section in &sections {
+            if section.peek("diagram").is_some() {
+                match self.diagram_section(section) {
+                    Ok(s) => match build(&s, source) {
+                        Ok(v) => built.push((s, v)),
+                        Err(e) => errors.extend(e),
+                    },
+                    Err(e) => errors.push(e),
+                }
+                continue;
+            }
             match build(section, source) {
                 Ok(v) => built.push((section.clone(), v)),
                 Err(e) => errors.extend(e),
@@ -123,6 +134,38 @@ impl Registry {
             names.push(name);
         }
         Ok(names)
+    }
+
+    /// Loads an Interactive Diagram parameter line as the variant `name`.
+    pub fn load_diagram(&mut self, name: &str, line: &str) -> Result<String, Vec<VariantError>> {
+        let fail = |message: String| {
+            vec![ConfigError {
+                file: "diagram".into(),
+                line: 1,
+                key: None,
+                message,
+            }]
+        };
+        let ini = parse_diagram(line)
+            .and_then(|d| d.to_ini(name))
+            .map_err(fail)?;
+        let names = self.load_text(&ini, "diagram", "diagram")?;
+        Ok(names.into_iter().next().unwrap_or_default())
+    }
+
+    /// A section `[name]` whose only key is `diagram = <parameter line>`, as the section the
+    /// diagram stands for.
+    fn diagram_section(&self, section: &SectionConfig) -> Result<SectionConfig, VariantError> {
+        let entry = section.get("diagram").expect("checked by the caller");
+        if let Some(other) = section.entries().iter().find(|e| e.key != "diagram") {
+            return Err(other.error("a section with a diagram takes no other keys"));
+        }
+        let ini = parse_diagram(&entry.value)
+            .and_then(|d| d.to_ini(&section.name))
+            .map_err(|m| entry.error(m))?;
+        let none = |_: &str| None;
+        let mut parsed = parse_config(&ini, &entry.file, &none).map_err(|mut e| e.remove(0))?;
+        Ok(parsed.remove(0))
     }
 
     /// Parses and builds a definition text without keeping anything: every problem found.

@@ -110,6 +110,67 @@ pub struct PieceMoves {
     /// Initial, lame, non-capturing leaps over one square (`ifmnD`, `imfnA`): a pawn's double
     /// step, which leaves an e.p. square behind when the piece is a pawn type.
     pub double_steps: Vec<DoubleStep>,
+    /// Multi-leg moves (and single legs that land on a friend), run by the leg interpreter.
+    pub programs: Vec<LegProgram>,
+    /// Two of the piece's moves can reach the same square the same way (a step and a slide in
+    /// one direction, or any leg program), so its move list must be cleared of duplicates.
+    pub overlapping: bool,
+}
+
+/// A leg may end on an empty square (`m`).
+pub const LEG_EMPTY: u8 = 1;
+/// A leg may end on an enemy man, capturing him (`c`).
+pub const LEG_ENEMY: u8 = 2;
+/// A leg may end on a friendly man, lifting him (`d`; `u` puts him down again).
+pub const LEG_FRIEND: u8 = 4;
+/// A leg may end on any man without touching him: the next leg hops on from there (`p`).
+pub const LEG_HOP: u8 = 8;
+
+/// How a leg after the first chooses its direction from the previous leg's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Turn by this many eighths of a circle (positive = to the left; 4 = straight back).
+    By(i8),
+    /// `z`: a 45-degree turn against the sense of the last 45-degree turn (zigzag).
+    Zig,
+    /// `q`: a 45-degree turn in the sense of the last 45-degree turn (circling).
+    Circle,
+}
+
+/// One leg of a multi-leg move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegSpec {
+    /// First leg: the step vectors (dx, dy) from the owner's point of view.
+    pub vectors: Vec<(i8, i8)>,
+    /// Later legs: the turns allowed relative to the previous leg's direction.
+    pub turns: Vec<Turn>,
+    /// The step's Chebyshev length when turns go round the eight king directions (orthogonal
+    /// and diagonal atoms); 0 for oblique atoms, which turn only by quarter circles.
+    pub ring: u8,
+    /// Most steps of the leg (1 = a leap, 0 = unlimited).
+    pub max: u8,
+    /// `i` on a later leg: exactly as many steps as the previous leg.
+    pub same_range: bool,
+    /// `i` on the first leg: only for a man that has never moved.
+    pub initial: bool,
+    /// Where the leg may end ([`LEG_EMPTY`], [`LEG_ENEMY`], [`LEG_FRIEND`], [`LEG_HOP`]).
+    pub modes: u8,
+    /// `u`: the lifted friend is put down on the square where this leg starts.
+    pub unload: bool,
+}
+
+impl LegProgram {
+    /// True when some leg captures an enemy.
+    pub fn can_capture(&self) -> bool {
+        self.legs.iter().any(|l| l.modes & LEG_ENEMY != 0)
+    }
+}
+
+/// A multi-leg move description: the legs in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegProgram {
+    /// The legs.
+    pub legs: Vec<LegSpec>,
 }
 
 /// A double step: to `delta`, passing the square at `passed`, which must be empty.
@@ -127,6 +188,7 @@ impl PieceMoves {
         self.leaps.iter().any(|l| l.mode & CAPTURE != 0)
             || self.slides.iter().any(|s| s.mode & CAPTURE != 0)
             || self.rays.iter().any(|r| r.mode & CAPTURE != 0)
+            || self.programs.iter().any(LegProgram::can_capture)
     }
 }
 
@@ -222,7 +284,9 @@ impl AttackTables {
                     a.limited.push((bit, s.max));
                 }
             }
-            if m.rays.iter().any(|r| r.mode & CAPTURE != 0) {
+            if m.rays.iter().any(|r| r.mode & CAPTURE != 0)
+                || m.programs.iter().any(LegProgram::can_capture)
+            {
                 t.general |= bit;
             }
         }

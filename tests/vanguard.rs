@@ -1,0 +1,356 @@
+//! Vanguard Chess against the independent reference counts in tests/data/vanguard-perft.json
+//! (H. G. Muller's Interactive Diagram move generator): the diagram line published on the
+//! Vanguard page is imported as a variant, and every position's perft counts and depth-1 move
+//! lists (per piece, with captured, swapped and passing moves) must match exactly.
+
+use std::collections::BTreeMap;
+
+use chimera_engine::variant::diagram::{parse_diagram, Diagram};
+use chimera_engine::variant::Registry;
+use chimera_engine::{MoveKind, Position, VariantRef};
+
+/// A JSON value: just enough of JSON for the reference file.
+#[derive(Clone, Debug)]
+enum Json {
+    Str(String),
+    Num(f64),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+    Other,
+}
+
+impl Json {
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(fields) => fields
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .unwrap_or(&Json::Other),
+            _ => &Json::Other,
+        }
+    }
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            _ => panic!("expected a string, found {self:?}"),
+        }
+    }
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            _ => panic!("expected an array, found {self:?}"),
+        }
+    }
+    fn obj(&self) -> &[(String, Json)] {
+        match self {
+            Json::Obj(o) => o,
+            _ => panic!("expected an object, found {self:?}"),
+        }
+    }
+}
+
+/// A small recursive-descent JSON reader (the test data has no escapes beyond `\"`).
+fn parse_json(text: &str) -> Json {
+    fn ws(b: &[u8], i: &mut usize) {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    }
+    fn value(b: &[u8], i: &mut usize) -> Json {
+        ws(b, i);
+        match b[*i] {
+            b'"' => {
+                *i += 1;
+                let mut s = String::new();
+                while b[*i] != b'"' {
+                    if b[*i] == b'\\' {
+                        *i += 1;
+                    }
+                    s.push(b[*i] as char);
+                    *i += 1;
+                }
+                *i += 1;
+                Json::Str(s)
+            }
+            b'[' => {
+                *i += 1;
+                let mut items = Vec::new();
+                loop {
+                    ws(b, i);
+                    if b[*i] == b']' {
+                        *i += 1;
+                        return Json::Arr(items);
+                    }
+                    items.push(value(b, i));
+                    ws(b, i);
+                    if b[*i] == b',' {
+                        *i += 1;
+                    }
+                }
+            }
+            b'{' => {
+                *i += 1;
+                let mut fields = Vec::new();
+                loop {
+                    ws(b, i);
+                    if b[*i] == b'}' {
+                        *i += 1;
+                        return Json::Obj(fields);
+                    }
+                    let Json::Str(k) = value(b, i) else {
+                        panic!("object key")
+                    };
+                    ws(b, i);
+                    assert_eq!(b[*i], b':');
+                    *i += 1;
+                    fields.push((k, value(b, i)));
+                    ws(b, i);
+                    if b[*i] == b',' {
+                        *i += 1;
+                    }
+                }
+            }
+            _ => {
+                let start = *i;
+                while *i < b.len()
+                    && !matches!(b[*i], b',' | b']' | b'}')
+                    && !b[*i].is_ascii_whitespace()
+                {
+                    *i += 1;
+                }
+                let t = std::str::from_utf8(&b[start..*i]).unwrap();
+                t.parse().map(Json::Num).unwrap_or(Json::Other)
+            }
+        }
+    }
+    value(text.as_bytes(), &mut 0)
+}
+
+fn reference() -> Json {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/vanguard-perft.json"
+    );
+    parse_json(&std::fs::read_to_string(path).expect("reference data"))
+}
+
+/// The diagram line as a variant, and the diagram (for the ID -> letter table).
+fn diagram_variant(data: &Json) -> (VariantRef, Diagram) {
+    let line = data.get("diagramParameters").str();
+    let diagram = parse_diagram(line).expect("the published diagram line parses");
+    let mut registry = Registry::new();
+    let name = registry
+        .load_diagram("vanguard-diagram", line)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    (registry.get(&name).unwrap(), diagram)
+}
+
+/// The FEN of a reference position: pieces are `w`/`b` + diagram ID + `@` + square, with a
+/// trailing `*` for a man that has moved.
+fn fen_of(position: &Json, diagram: &Diagram) -> String {
+    let (files, ranks) = (diagram.files, diagram.ranks);
+    let mut board = vec![vec![String::new(); files]; ranks];
+    for p in position.get("pieces").arr() {
+        let text = p.str();
+        let (who, square) = text.split_once('@').unwrap();
+        let moved = square.ends_with('*');
+        let square = square.trim_end_matches('*');
+        let (color, id) = who.split_at(1);
+        let piece = diagram
+            .pieces
+            .iter()
+            .find(|d| d.id == id)
+            .unwrap_or_else(|| panic!("no piece {id}"));
+        let letter = if color == "w" {
+            piece.letter
+        } else {
+            piece.letter.to_ascii_lowercase()
+        };
+        let file = (square.as_bytes()[0] - b'a') as usize;
+        let rank: usize = square[1..].parse::<usize>().unwrap() - 1;
+        board[rank][file] = format!("{letter}{}", if moved { "*" } else { "" });
+    }
+    let mut fen = String::new();
+    for rank in (0..ranks).rev() {
+        let mut empty = 0;
+        for file in 0..files {
+            if board[rank][file].is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+                empty = 0;
+            }
+            fen.push_str(&board[rank][file]);
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    let side = if position.get("sideToMove").str() == "white" {
+        "w"
+    } else {
+        "b"
+    };
+    format!("{fen} {side} - - 0 1")
+}
+
+/// A move in the reference's key form: `from-to`, then `x` and the captured squares, then `u`
+/// and the square where a swapped friend goes. Victims are compared as a sorted set.
+fn key_of(pos: &Position, mv: chimera_engine::Move) -> String {
+    let g = &pos.variant().geometry;
+    let (from, to) = (g.name(mv.from), g.name(mv.to));
+    let mut victims: Vec<String> = Vec::new();
+    let mut unload = None;
+    match mv.kind {
+        MoveKind::Locust => {
+            victims.push(g.name(mv.aux));
+            if mv.to != mv.from && pos.cell(mv.to).is_piece() {
+                victims.push(to.clone());
+            }
+        }
+        MoveKind::Sweep => {
+            // Every man on the line between the two squares, and the one on the last square.
+            let ((_, ff, fr), (_, tf, tr)) = (g.coords(mv.from), g.coords(mv.to));
+            let (dx, dy) = (
+                (tf as i32 - ff as i32).signum(),
+                (tr as i32 - fr as i32).signum(),
+            );
+            let (mut f, mut r) = (ff as i32, fr as i32);
+            loop {
+                f += dx;
+                r += dy;
+                let s = g.square(0, f as usize, r as usize);
+                if pos.cell(s).is_piece() {
+                    victims.push(g.name(s));
+                }
+                if s == mv.to {
+                    break;
+                }
+            }
+        }
+        MoveKind::Swap => {
+            victims.push(to.clone());
+            unload = Some(from.clone());
+        }
+        _ => {
+            if pos.cell(mv.to).is_piece() {
+                victims.push(to.clone());
+            }
+        }
+    }
+    victims.sort();
+    let mut key = format!("{from}-{to}");
+    if !victims.is_empty() {
+        key.push('x');
+        key.push_str(&victims.join(","));
+    }
+    if let Some(u) = unload {
+        key.push('u');
+        key.push_str(&u);
+    }
+    key
+}
+
+/// The reference key with its victims sorted and the diagram's piece code after `=` removed.
+fn normalized(key: &str) -> String {
+    let key = key.split('=').next().unwrap();
+    let (head, unload) = match key.split_once('u') {
+        Some((h, u)) => (h, Some(u)),
+        None => (key, None),
+    };
+    let mut out = match head.split_once('x') {
+        Some((mv, victims)) => {
+            let mut v: Vec<&str> = victims.split(',').collect();
+            v.sort();
+            format!("{mv}x{}", v.join(","))
+        }
+        None => head.to_string(),
+    };
+    if let Some(u) = unload {
+        out.push('u');
+        out.push_str(u);
+    }
+    out
+}
+
+#[test]
+fn the_published_diagram_reproduces_every_reference_count() {
+    let data = reference();
+    let (variant, diagram) = diagram_variant(&data);
+    let mut counts_checked = 0;
+    for position in data.get("positions").arr() {
+        let name = position.get("name").str();
+        let fen = fen_of(position, &diagram);
+        let mut pos =
+            Position::from_fen(&variant, &fen).unwrap_or_else(|e| panic!("{name}: {e}: {fen}"));
+        assert_eq!(
+            Position::from_fen(&variant, &pos.fen()).unwrap().fen(),
+            pos.fen(),
+            "{name}: FEN round trip"
+        );
+
+        // Depth 1, move by move, grouped by the man who moves.
+        let moves = pos.legal_moves();
+        let mut ours: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut pass = false;
+        for &mv in moves.iter() {
+            if mv.kind == MoveKind::Pass {
+                pass = true;
+                continue;
+            }
+            ours.entry(variant.geometry.name(mv.from))
+                .or_default()
+                .push(key_of(&pos, mv));
+        }
+        let mut expected_pass = false;
+        let mut mismatches = Vec::new();
+        for (piece, list) in position.get("depth1MovesByPiece").obj() {
+            let square = piece.split('@').nth(1).unwrap().trim_end_matches('*');
+            let mut want: Vec<String> = Vec::new();
+            for k in list.arr() {
+                let k = normalized(k.str());
+                let (a, b) = k.split_once('-').unwrap();
+                if a == b {
+                    expected_pass = true;
+                } else {
+                    want.push(k);
+                }
+            }
+            want.sort();
+            let mut got = ours.remove(square).unwrap_or_default();
+            got.sort();
+            if want != got {
+                let missing: Vec<_> = want.iter().filter(|k| !got.contains(k)).collect();
+                let extra: Vec<_> = got.iter().filter(|k| !want.contains(k)).collect();
+                mismatches.push(format!("{piece}: missing {missing:?}, extra {extra:?}"));
+            }
+        }
+        for (square, list) in &ours {
+            mismatches.push(format!(
+                "{square}: moves the reference does not have: {list:?}"
+            ));
+        }
+        assert_eq!(pass, expected_pass, "{name}: pass");
+        assert!(
+            mismatches.is_empty(),
+            "{name}: depth-1 moves differ:\n{}",
+            mismatches.join("\n")
+        );
+
+        for (depth, count) in position.get("perft").obj() {
+            let depth: u32 = depth.parse().unwrap();
+            let Json::Num(count) = count else {
+                panic!("count")
+            };
+            assert_eq!(pos.perft(depth), *count as u64, "{name}: perft({depth})");
+            counts_checked += 1;
+        }
+    }
+    assert_eq!(counts_checked, 5, "the reference holds five counts");
+}
