@@ -43,6 +43,8 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
     let elements = betza::parse(text).map_err(|e| format!("bad XBetza '{text}': {e}"))?;
     let mut moves = [PieceMoves::default(), PieceMoves::default()];
     let mut has_initial_moves = false;
+    // (vector, range, modes) of every single-leg move, to find moves that can coincide.
+    let mut parts: Vec<((i8, i8), u8, u8)> = Vec::new();
     for element in &elements {
         if legs::needs_program(element) {
             let white = legs::compile_program(element)?;
@@ -52,14 +54,17 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
             continue;
         }
         let leg = lower(element)?;
+        let mode = if leg.quiet { QUIET } else { 0 } | if leg.capture { CAPTURE } else { 0 };
+        parts.extend(leg.vectors.iter().map(|&v| (v, leg.max, mode)));
         has_initial_moves |= leg.initial;
         for (color, m) in moves.iter_mut().enumerate() {
             add_leg(m, &leg, g, color == 1)
                 .map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
         }
     }
+    let overlap = !moves[0].programs.is_empty() || overlapping(&parts, g);
     for m in moves.iter_mut() {
-        m.overlapping = overlapping(m, g);
+        m.overlapping = overlap;
     }
     Ok(CompiledPiece {
         moves,
@@ -67,32 +72,27 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
     })
 }
 
-/// True when two of the moves can produce the same move: any leg program, or two single-leg
-/// moves with a common mode that reach a common square (k steps of one = m steps of the other).
-fn overlapping(m: &PieceMoves, g: &Geometry) -> bool {
-    if !m.programs.is_empty() {
-        return true;
-    }
-    let longest = g.files.max(g.ranks) as u8;
-    let reach = |max: u8| if max == 0 { longest } else { max.min(longest) };
-    let mut parts: Vec<(i16, u8, u8)> = Vec::new();
-    parts.extend(m.leaps.iter().map(|l| (l.delta, 1, l.mode)));
-    parts.extend(m.slides.iter().map(|s| (s.delta, reach(s.max), s.mode)));
-    parts.extend(m.rays.iter().map(|r| (r.delta, reach(r.max), r.mode)));
-    parts.extend(m.double_steps.iter().map(|d| (d.delta, 1, QUIET)));
-    for (i, &(da, ra, ma)) in parts.iter().enumerate() {
-        for &(db, rb, mb) in &parts[i + 1..] {
-            if ma & mb & (QUIET | CAPTURE) == 0 {
-                continue;
-            }
-            let meets =
-                (1..=ra as i32).any(|k| (1..=rb as i32).any(|j| k * da as i32 == j * db as i32));
-            if meets {
-                return true;
-            }
+/// True when two single-leg moves with a common mode reach a common square: k steps of one
+/// equal j steps of the other (a step and a slide in one direction, say).
+fn overlapping(parts: &[((i8, i8), u8, u8)], g: &Geometry) -> bool {
+    let longest = g.files.max(g.ranks) as i32;
+    let reach = |max: u8| {
+        if max == 0 {
+            longest
+        } else {
+            (max as i32).min(longest)
         }
-    }
-    false
+    };
+    parts.iter().enumerate().any(|(i, &(a, ra, ma))| {
+        parts[i + 1..].iter().any(|&(b, rb, mb)| {
+            ma & mb != 0
+                && (1..=reach(ra)).any(|k| {
+                    (1..=reach(rb)).any(|j| {
+                        k * a.0 as i32 == j * b.0 as i32 && k * a.1 as i32 == j * b.1 as i32
+                    })
+                })
+        })
+    })
 }
 
 /// The squares, relative to the start, that a lame leap of (dx, dy) passes: one route for
