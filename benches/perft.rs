@@ -1,6 +1,7 @@
 //! Criterion benchmarks of move generation through perft: the chess start position and
 //! Kiwipete, the Capablanca and Grand start positions, and small positions that isolate one
-//! kind of move (leapers only, riders only, S-Chess gating from the hand).
+//! kind of move (leapers only, riders only, S-Chess gating from the hand), and Vanguard Chess
+//! (16x16, multi-leg moves) from the start and from a crowded middlegame.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
@@ -44,6 +45,20 @@ const CASES: &[(&str, &str, &str, u32)] = &[
         "chess",
         "q2rk2b/8/8/3r4/2R5/8/8/B2RK2Q w - - 0 1",
         3,
+    ),
+    (
+        "vanguard-start-d3",
+        "vanguard",
+        "huyfbwaqkjcbfyuh/rnzlttoggottlznr/ppppssseessspppp/16/16/16/16/16/16/16/16/16/16/PPPPSSSEESSSPPPP/RNZLTTOGGOTTLZNR/HUYFBWAQKJCBFYUH w - - 0 1",
+        3,
+    ),
+    // A crowded Vanguard middlegame (a seeded random game, 30 moves in): multi-leg movers,
+    // sweeps, swaps and rifle captures everywhere.
+    (
+        "vanguard-middlegame-d2",
+        "vanguard",
+        "h1y1bkaq1jcbfyuh/r3ttow1otzl2r/pp1ps1sg2tspp1p/4l1e1e4n2/2p7s5/1zf2s3s5g/11H2p1/1n14/11S1L2/1P3S10/4G11/1N5u6N1/4S2L4P3/P1PP1ZTEESS2PPP/2R1T1OWGOTT1Z1R/1UYFB1AQKJCBFYUH w - - 0 30",
+        2,
     ),
     (
         "seirawan-gating-d3",
