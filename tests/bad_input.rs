@@ -393,6 +393,11 @@ const ROUND_TRIP_POSITIONS: &[(&str, &str)] = &[
     ("seirawan", "r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQkq - 0 1"),
     // Promotion to the S-Chess pieces.
     ("seirawan", "4k3/1P6/8/8/8/8/8/4K3[] w - - 0 1"),
+    // Vanguard: multi-leg moves (locust, rifle, sweep, swap, pass) in a crowded middlegame.
+    (
+        "vanguard",
+        "h1y1bkaq1jcbfyuh/r3ttow1otzl2r/pp1ps1sg2tspp1p/4l1e1e4n2/2p7s5/1zf2s3s5g/11H2p1/1n14/11S1L2/1P3S10/4G11/1N5u6N1/4S2L4P3/P1PP1ZTEESS2PPP/2R1T1OWGOTT1Z1R/1UYFB1AQKJCBFYUH w - - 0 30",
+    ),
 ];
 
 #[test]

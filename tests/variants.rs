@@ -437,10 +437,11 @@ fn bad_files_report_only_their_one_problem() {
 #[test]
 fn unexecutable_xbetza_is_named() {
     for (betza, element) in [
-        ("caK", "caK"),
-        ("KcaK", "caK"),
+        ("caeK", "caeK"),
+        ("KcaeK", "caeK"),
         ("WdF", "dF"),
         ("NuW", "uW"),
+        ("tK", "tK"),
     ] {
         let text = format!("[v:chess]\ncustomPiece1 = a:{betza}\n");
         let errors = Registry::new()
