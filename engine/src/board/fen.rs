@@ -445,8 +445,9 @@ impl Position {
 
         let castling = parse_castling(v, &men, &setup.castling)?;
         for &(sq, piece) in &men {
+            let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
             let virgin =
-                if v.gating.is_some() && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
+                if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
                     castling.gates[piece.color.index()].contains(&g.file_of(sq))
                         || castling.implied_virgin.contains(&sq)
                 } else {
@@ -679,7 +680,7 @@ impl Position {
         let v = &self.variant;
         let c = self.cell(sq);
         let Some(piece) = c.piece() else { return false };
-        v.gating.is_none()
+        !v.gating.as_ref().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
             && v.pieces[piece.id.index()].has_initial_moves
             && v.starts_on(sq, piece)
@@ -716,7 +717,8 @@ impl Position {
             // Gating rights matter only while there is something to gate; like
             // Fairy-Stockfish, leave them out when the hand is empty.
             let hand_empty = self.hands[color.index()].iter().all(|&n| n == 0);
-            if let (Some(gating), false) = (&v.gating, hand_empty) {
+            let in_fen = v.gating.as_ref().filter(|g| g.rights_in_fen());
+            if let (Some(gating), false) = (in_fen, hand_empty) {
                 for file in 0..g.files as usize {
                     let sq = g.square(
                         0,
@@ -825,7 +827,8 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         let file_letter =
             lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
         let is_side_letter = lower == 'k' || lower == 'q';
-        if v.gating.is_some() && file_letter && !is_side_letter {
+        let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
+        if fen_gates && file_letter && !is_side_letter {
             out.gates[color.index()].push(lower as usize - 'a' as usize);
             continue;
         }
@@ -839,7 +842,7 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         let (board, kfile, rank) = g.coords(king);
         let rook_sq = if is_side_letter
             && !(file_letter
-                && v.gating.is_none()
+                && !fen_gates
                 && !has_rook_on(v, men, color, board, rank, lower))
         {
             let kingside = lower == 'k';

@@ -40,6 +40,32 @@ impl Position {
             self.edit_hand_add(us, victim.id());
         }
         self.succeed(victim);
+        self.forfeit_gates(sq, victim);
+    }
+
+    /// When the man captured on `sq` was his side's last one able to open a gate, the men
+    /// waiting in hand to be gated can never enter: they leave the hand.
+    fn forfeit_gates(&mut self, sq: Square, victim: Cell) {
+        let Some(rules) = &self.variant.gating else { return };
+        let Some(owner) = victim.color() else { return };
+        if !rules.forfeit || !victim.is_virgin() || !self.virgin_is_gate_right(sq, victim) {
+            return;
+        }
+        let openers_left = self.squares_of(owner).iter().any(|&s| {
+            let c = self.cell_fast(s);
+            c.is_virgin() && self.virgin_is_gate_right(s, c)
+        });
+        if openers_left {
+            return;
+        }
+        let gated = rules.gated;
+        for id in 0..self.variant.num_pieces() {
+            if gated & (1 << id) != 0 {
+                while self.in_hand(owner, PieceId(id as u8)) > 0 {
+                    self.edit_hand_sub(owner, PieceId(id as u8));
+                }
+            }
+        }
     }
 
     /// Succession: when the last man of a type with an heir is captured, one of the owner's men

@@ -297,7 +297,9 @@ impl Position {
     /// True when a never-moved man on `sq` holds a gating right there (gating variants).
     pub(crate) fn virgin_is_gate_right(&self, sq: Square, cell: Cell) -> bool {
         match (&self.variant.gating, cell.color()) {
-            (Some(g), Some(c)) => self.variant.geometry.relative_rank(sq, c) == g.rank,
+            (Some(g), Some(c)) => {
+                g.openers & (1 << cell.id().0) != 0 && self.variant.geometry.relative_rank(sq, c) == g.rank
+            }
             _ => false,
         }
     }

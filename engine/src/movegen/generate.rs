@@ -72,7 +72,7 @@ impl Position {
         let first = list.len();
         let pass = self.generate_piece_moves(from, cell, list);
         if self.can_gate_from(from, cell) {
-            self.add_gating(first, list);
+            self.add_gating(from, first, list);
         }
         pass
     }
@@ -179,10 +179,9 @@ impl Position {
             let c = self.cell_fast(to).0;
             // Border cells carry both colour bits, so this one test keeps empty and enemy squares.
             if c & us_bit == 0 {
-                let wanted = if c == 0 { QUIET } else { CAPTURE };
-                if leap.mode & wanted != 0 {
-                    add(list, to);
-                } else if c == 0 && leap.mode & EN_PASSANT != 0 && to == self.st.ep {
+                // A move onto the e.p. square by a man who may capture e.p. there is always
+                // the e.p. capture (one move, not a quiet move beside it).
+                if c == 0 && leap.mode & EN_PASSANT != 0 && to == self.st.ep {
                     self.push_board_move(
                         from,
                         to,
@@ -191,6 +190,8 @@ impl Position {
                         self.st.ep_victim,
                         list,
                     );
+                } else if leap.mode & if c == 0 { QUIET } else { CAPTURE } != 0 {
+                    add(list, to);
                 }
             }
         }
@@ -281,8 +282,11 @@ impl Position {
                 continue;
             }
             if !screened {
-                // Looking for the screen of a hopper.
+                // Looking for the screen of a hopper (only the types it may hop over).
                 if c.is_piece() {
+                    if self.variant.pieces[cell.id().index()].hurdles & (1 << c.id().0) == 0 {
+                        return;
+                    }
                     screened = true;
                     if ray.hop == HopKind::Grasshopper {
                         let land = s.offset(ray.delta);
@@ -308,9 +312,7 @@ impl Position {
                 continue;
             }
             if c.is_empty() {
-                if ray.mode & QUIET != 0 {
-                    self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
-                } else if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
+                if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
                     self.push_board_move(
                         from,
                         s,
@@ -319,6 +321,8 @@ impl Position {
                         self.st.ep_victim,
                         list,
                     );
+                } else if ray.mode & QUIET != 0 {
+                    self.push_board_move(from, s, cell, MoveKind::Normal, Square::NONE, list);
                 }
                 if limit_reached {
                     return;
@@ -366,12 +370,16 @@ impl Position {
         }
     }
 
-    /// Adds the gating forms of the moves generated since `first`: one per type in hand.
-    fn add_gating(&self, first: usize, list: &mut MoveList) {
+    /// Adds the gating forms of the moves generated since `first` (by the man on `from`): one
+    /// per type in hand that may be gated. Where the last man able to open a gate must bring a
+    /// gated man in, his moves without one are removed.
+    fn add_gating(&self, from: Square, first: usize, list: &mut MoveList) {
         let us = self.side;
+        let Some(rules) = &self.variant.gating else { return };
         let end = list.len();
+        let mut gated_any = false;
         for id in 0..self.variant.num_pieces() {
-            if self.hands[us.index()][id] == 0 {
+            if self.hands[us.index()][id] == 0 || rules.gated & (1 << id) == 0 {
                 continue;
             }
             for i in first..end {
@@ -386,8 +394,20 @@ impl Position {
                     _ => continue,
                 };
                 push(list, gated);
+                gated_any = true;
             }
         }
+        if gated_any && rules.last_compulsory && self.last_gate_opener(from) {
+            list.drain(first..end);
+        }
+    }
+
+    /// True when the man on `from` is the side to move's only man left who can open a gate.
+    fn last_gate_opener(&self, from: Square) -> bool {
+        self.squares_of(self.side).iter().all(|&s| {
+            let c = self.cell_fast(s);
+            s == from || !(c.is_virgin() && self.virgin_is_gate_right(s, c))
+        })
     }
 
     /// Appends the castling moves whose path is clear and not attacked. `in_check` is the
@@ -432,18 +452,18 @@ impl Position {
                 list,
                 Move::with(from, to, MoveKind::Castle, aux, Move::NO_PIECE),
             );
-            if self.variant.gating.is_some() {
+            if let Some(gating) = &self.variant.gating {
                 for id in 0..self.variant.num_pieces() {
-                    if self.hands[us.index()][id] == 0 {
+                    if self.hands[us.index()][id] == 0 || gating.gated & (1 << id) == 0 {
                         continue;
                     }
-                    if king.is_virgin() {
+                    if king.is_virgin() && self.virgin_is_gate_right(from, king) {
                         push(
                             list,
                             Move::with(from, to, MoveKind::CastleGateKing, aux, id as u8),
                         );
                     }
-                    if rook.is_virgin() {
+                    if rook.is_virgin() && self.virgin_is_gate_right(aux, rook) {
                         push(
                             list,
                             Move::with(from, to, MoveKind::CastleGateRook, aux, id as u8),

@@ -50,6 +50,8 @@ struct Walk<'a> {
     program: &'a LegProgram,
     origin: Square,
     us_bit: u8,
+    /// The types the mover may hop over.
+    hurdles: u32,
     victims: ArrayVec<Square, MAX_VICTIMS>,
     lifted: Option<(Square, Cell)>,
     put_down: Option<Square>,
@@ -155,7 +157,7 @@ impl Walk<'_> {
                         if !enemy && spec.modes & LEG_FRIEND != 0 {
                             self.arrive(k, at, s, v, n, new_sense, Some(true), emit);
                         }
-                        if spec.modes & LEG_HOP != 0 {
+                        if spec.modes & LEG_HOP != 0 && self.hurdles & (1 << c.id().0) != 0 {
                             self.arrive(k, at, s, v, n, new_sense, None, emit);
                         }
                     }
@@ -245,6 +247,7 @@ impl Position {
             program,
             origin: from,
             us_bit: us.cell_bit(),
+            hurdles: self.variant.pieces[cell.id().index()].hurdles,
             victims: ArrayVec::new(),
             lifted: None,
             put_down: None,

@@ -91,6 +91,15 @@ const RULE_KEYS: &[&str] = &[
     "gating",
     "seirawanGating",
     "gatingBlocksCheck",
+    "gatingRank",
+    "gatingPieceTypes",
+    "gatedPieceTypes",
+    "gatingLastCompulsory",
+    "gatingForfeit",
+    "dropPieceTypes",
+    "dropRule",
+    "hurdleTypes",
+    "bareKingStalemateValue",
     "pieceDrops",
     "capturesToHand",
     "checking",
@@ -234,6 +243,22 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         None => 0,
     };
     let mut pieces = pieces;
+    if let Some(e) = s.get("hurdleTypes") {
+        // `p:ot o:pt`: a piece letter, then the letters of the men it may hop over.
+        for token in e.value.split_whitespace() {
+            let parsed = token.split_once(':').and_then(|(who, over)| {
+                let hopper = letter_ids(&pieces, &who.chars().collect::<Vec<_>>()).ok()?;
+                let screens = letter_ids(&pieces, &over.chars().collect::<Vec<_>>()).ok()?;
+                Some((hopper, screens))
+            });
+            match parsed {
+                Some((hopper, screens)) if hopper.len() == 1 => {
+                    pieces[hopper[0].index()].hurdles = screens.iter().fold(0, |m, id| m | 1 << id.0);
+                }
+                _ => errs.0.push(e.error(format!("'{token}' is not piece:letters of existing pieces"))),
+            }
+        }
+    }
     for (i, p) in pieces.iter_mut().enumerate() {
         if ep_capturers & (1 << i) == 0 {
             for m in p.moves.iter_mut() {
@@ -285,7 +310,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         promotion.targets[pawn.index()] = Some(target);
     }
     let castling = build_castling(s, &geometry, &pieces, errs);
-    let gating = build_gating(s, errs);
+    let gating = build_gating(s, &pieces, errs);
     let drops = errs
         .take(s.get_with("pieceDrops", parse_bool))
         .flatten()
@@ -523,6 +548,7 @@ fn collect_pieces(
                 royal: key == "king",
                 moves: compiled.moves,
                 has_initial_moves: compiled.has_initial_moves,
+                hurdles: u32::MAX,
             }),
             Err(e) => errs.0.push(entry.error(e)),
         }
@@ -716,42 +742,43 @@ fn build_castling(
     })
 }
 
-fn build_gating(s: &SectionConfig, errs: &mut Errors) -> Option<GatingRules> {
-    let gating = errs
-        .take(s.get_with("gating", parse_bool))
-        .flatten()
-        .unwrap_or(false);
-    let seirawan = errs
-        .take(s.get_with("seirawanGating", parse_bool))
-        .flatten()
-        .unwrap_or(false);
+fn build_gating(s: &SectionConfig, pieces: &[PieceDef], errs: &mut Errors) -> Option<GatingRules> {
+    let gating = errs.take(s.get_with("gating", parse_bool)).flatten().unwrap_or(false);
+    let seirawan = errs.take(s.get_with("seirawanGating", parse_bool)).flatten().unwrap_or(false);
     match (gating, seirawan) {
-        (true, true) => {
-            let blocks_check = errs
-                .take(s.get_with("gatingBlocksCheck", parse_bool))
-                .flatten()
-                .unwrap_or(false);
-            Some(GatingRules {
-                rank: 0,
-                blocks_check,
-            })
-        }
-        (false, false) => None,
+        (true, true) => {}
+        (false, false) => return None,
         (true, false) => {
             if let Some(e) = s.peek("gating") {
-                errs.0
-                    .push(e.error("gating without seirawanGating is not supported"));
+                errs.0.push(e.error("gating without seirawanGating is not supported"));
             }
-            None
+            return None;
         }
         (false, true) => {
             if let Some(e) = s.peek("seirawanGating") {
-                errs.0
-                    .push(e.error("seirawanGating requires gating = true"));
+                errs.0.push(e.error("seirawanGating requires gating = true"));
             }
-            None
+            return None;
         }
     }
+    let flag = |key: &str, errs: &mut Errors| errs.take(s.get_with(key, parse_bool)).flatten().unwrap_or(false);
+    let blocks_check = flag("gatingBlocksCheck", errs);
+    let last_compulsory = flag("gatingLastCompulsory", errs);
+    let forfeit = flag("gatingForfeit", errs);
+    let rank = errs.take(s.get_with("gatingRank", parse_rank)).flatten().unwrap_or(0);
+    let mask = |key: &str, errs: &mut Errors| -> PieceMask {
+        let Some(e) = s.get(key) else { return u32::MAX };
+        match parse_piece_letters(&e.value).and_then(|l| letter_ids(pieces, &l)) {
+            Ok(ids) => ids.iter().fold(0, |m, id| m | 1 << id.0),
+            Err(reason) => {
+                errs.0.push(e.error(reason));
+                u32::MAX
+            }
+        }
+    };
+    let openers = mask("gatingPieceTypes", errs);
+    let gated = mask("gatedPieceTypes", errs);
+    Some(GatingRules { rank, openers, gated, last_compulsory, forfeit, blocks_check })
 }
 
 /// Where `color`'s e.p. capturers stand relative to the e.p. square, per piece type.

@@ -40,6 +40,8 @@ pub struct PieceDef {
     pub moves: [PieceMoves; 2],
     /// True when some move is only for a man that has never moved.
     pub has_initial_moves: bool,
+    /// The types of men this piece may hop over (`hurdleTypes`; all by default).
+    pub hurdles: PieceMask,
 }
 
 /// Where and into what the pawns promote.
@@ -101,11 +103,29 @@ pub struct CastlingRules {
 /// from the hand onto the square he vacated, as part of the same move.
 #[derive(Clone, Debug)]
 pub struct GatingRules {
-    /// The rank (from each side's own point of view, 0-based) whose squares can be gated.
+    /// The rank (from each side's own point of view, 0-based) whose squares can be gated. On
+    /// the first rank the FEN's castling field lists the files that may still gate (S-Chess);
+    /// elsewhere a man on his start square has never moved and may still open a gate.
     pub rank: usize,
+    /// Types whose first move from the gating rank opens a gate (`gatingPieceTypes`).
+    pub openers: PieceMask,
+    /// Types in hand that may be gated (`gatedPieceTypes`).
+    pub gated: PieceMask,
+    /// The last man able to open a gate must bring a gated man in (`gatingLastCompulsory`).
+    pub last_compulsory: bool,
+    /// When no man can open a gate any more (the last was captured on his square), the men
+    /// waiting to be gated leave the hand (`gatingForfeit`).
+    pub forfeit: bool,
     /// The gated man counts when judging the move's legality (he may block a check on the
     /// mover's king). S-Chess says he does not: the move must be legal without him.
     pub blocks_check: bool,
+}
+
+impl GatingRules {
+    /// True when the FEN's castling field carries the gating rights (first-rank gating).
+    pub fn rights_in_fen(&self) -> bool {
+        self.rank == 0
+    }
 }
 
 pub use config::GameValue;
