@@ -375,7 +375,9 @@ impl Position {
     /// gated man in, his moves without one are removed.
     fn add_gating(&self, from: Square, first: usize, list: &mut MoveList) {
         let us = self.side;
-        let Some(rules) = &self.variant.gating else { return };
+        let Some(rules) = &self.variant.gating else {
+            return;
+        };
         let end = list.len();
         let mut gated_any = false;
         for id in 0..self.variant.num_pieces() {
@@ -470,32 +472,6 @@ impl Position {
                         );
                     }
                 }
-            }
-        }
-    }
-
-    /// Appends drops of men in hand onto empty squares (pawn types not on their first or last
-    /// rank, nor into their promotion zone).
-    pub(crate) fn generate_drops(&self, list: &mut MoveList) {
-        let us = self.side;
-        let v = &self.variant;
-        let g = &v.geometry;
-        for id in 0..v.num_pieces() {
-            if self.hands[us.index()][id] == 0 {
-                continue;
-            }
-            let pawn = v.promotion.pawn_types & (1 << id) != 0;
-            for sq in g.squares() {
-                if !self.cell_fast(sq).is_empty() {
-                    continue;
-                }
-                if pawn && (g.relative_rank(sq, us) == 0 || v.in_promotion_zone(us, sq)) {
-                    continue;
-                }
-                push(
-                    list,
-                    Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8),
-                );
             }
         }
     }

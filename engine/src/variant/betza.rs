@@ -968,6 +968,19 @@ pub fn expand_directions(atom: &[(i8, i8)], dirs: &[Dir]) -> Result<Vec<(i8, i8)
             .map(|(x, y)| format!("({x},{y})"))
             .collect::<String>()
     };
+    if atom.len() > 1 {
+        // A compound atom (K = W and F, Q = R and B) reads its directions on each part, as in
+        // Betza's original notation and RULES.md (`fK` = `fW` + `fF`: the three squares ahead).
+        let mut vectors: Vec<(i8, i8)> = Vec::new();
+        for base in atom {
+            for v in expand_directions(std::slice::from_ref(base), dirs)? {
+                if !vectors.contains(&v) {
+                    vectors.push(v);
+                }
+            }
+        }
+        return Ok(vectors);
+    }
     let system = system_of(atom).map_err(|reason| BetzaError::new(0, &atom_name(), reason))?;
     for (index, &dir) in dirs.iter().enumerate() {
         check_direction(dir, system)
@@ -1673,16 +1686,22 @@ mod tests {
         assert_eq!(vectors("fD"), [(0, 2)]);
     }
 
+    /// Compound atoms read their directions on each part (RULES.md: `fK` = `fW` + `fF`).
     #[test]
     fn king_system_directions() {
-        assert_eq!(vectors("fK"), [(0, 1)]);
-        assert_eq!(vectors("fsK"), sorted(vec![(1, 1), (-1, 1)]));
-        assert_eq!(vectors("flK"), [(-1, 1)]);
-        assert_eq!(vectors("vK"), sorted(vec![(0, 1), (0, -1)]));
-        assert_eq!(vectors("lvQ"), sorted(vec![(-1, 1), (-1, -1)]));
-        assert_eq!(vectors("fhK"), sorted(vec![(0, 1), (1, 1), (-1, 1)]));
+        assert_eq!(vectors("fK"), sorted(vec![(0, 1), (1, 1), (-1, 1)]));
+        assert_eq!(
+            vectors("fsK"),
+            sorted(vec![(0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1)])
+        );
+        assert_eq!(vectors("flK"), sorted(vec![(0, 1), (-1, 0), (-1, 1)]));
+        assert_eq!(vectors("vK").len(), 6);
         assert_eq!(vectors("K").len(), 8);
-        assert_eq!(vectors("bQ"), [(0, -1)]);
+        assert_eq!(vectors("bQ"), sorted(vec![(0, -1), (1, -1), (-1, -1)]));
+        assert_eq!(
+            vectors("sK"),
+            sorted(vec![(1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)])
+        );
     }
 
     #[test]
@@ -1723,7 +1742,6 @@ mod tests {
         assert!(expand_directions(&[], &[]).is_err());
         assert!(expand_directions(&[(0, 0)], &[]).is_err());
         assert!(expand_directions(&[(i8::MIN, 1)], &[]).is_err());
-        assert!(expand_directions(&[(2, 1), (1, 0)], &[]).is_err());
         let chiral = expand_directions(&[(1, 0)], &[Dir::F, Dir::Hr]);
         assert_eq!(chiral.map_err(|e| e.position), Err(1));
         assert!(ok("O")[0].legs[0].vectors().is_err());

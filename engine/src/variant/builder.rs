@@ -12,7 +12,7 @@ use super::config::{
 };
 use super::tables::{AttackTables, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
-use super::{CastlingRules, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
+use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
 use crate::board::fen::{self, Setup};
 use crate::board::Position;
 use crate::types::{Cell, Color, Geometry, PieceId, MAX_PIECE_TYPES};
@@ -98,6 +98,7 @@ const RULE_KEYS: &[&str] = &[
     "gatingForfeit",
     "dropPieceTypes",
     "dropRule",
+    "dropRuleValuable",
     "hurdleTypes",
     "bareKingStalemateValue",
     "pieceDrops",
@@ -238,6 +239,11 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         Some(_) => letter_set("nMoveRuleTypes", "", errs).unwrap_or(0),
         None => pawn_types,
     };
+    let drop_types = match s.peek("dropPieceTypes") {
+        Some(_) => letter_set("dropPieceTypes", "", errs).unwrap_or(0),
+        None => u32::MAX,
+    };
+    let drop_valuable = letter_set("dropRuleValuable", "", errs).unwrap_or(0);
     let extinction_types = match s.peek("extinctionPieceTypes") {
         Some(_) => letter_set("extinctionPieceTypes", "", errs).unwrap_or(0),
         None => 0,
@@ -253,9 +259,12 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
             });
             match parsed {
                 Some((hopper, screens)) if hopper.len() == 1 => {
-                    pieces[hopper[0].index()].hurdles = screens.iter().fold(0, |m, id| m | 1 << id.0);
+                    pieces[hopper[0].index()].hurdles =
+                        screens.iter().fold(0, |m, id| m | 1 << id.0);
                 }
-                _ => errs.0.push(e.error(format!("'{token}' is not piece:letters of existing pieces"))),
+                _ => errs
+                    .0
+                    .push(e.error(format!("'{token}' is not piece:letters of existing pieces"))),
             }
         }
     }
@@ -339,6 +348,24 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         .take(s.get_with("checkmateValue", parse_value))
         .flatten()
         .unwrap_or(GameValue::Loss);
+    let drop_rule = match s.get("dropRule") {
+        None => DropRule::Free,
+        Some(e) => match e.value.as_str() {
+            "none" => DropRule::Free,
+            "pawnvault" => DropRule::PawnVault,
+            "pawnvault-loose" => DropRule::PawnVaultLoose,
+            other => {
+                errs.0.push(e.error(format!(
+                    "unknown drop rule '{other}' (none, pawnvault, pawnvault-loose)"
+                )));
+                DropRule::Free
+            }
+        },
+    };
+    let bare_king_stalemate = errs
+        .take(s.get_with("bareKingStalemateValue", parse_value))
+        .flatten()
+        .unwrap_or(GameValue::None);
     let template = s.value("variantTemplate").unwrap_or("fairy").to_string();
     let piece_to_char_table = s.value("pieceToCharTable").map(str::to_string);
     let pocket_size = errs
@@ -415,6 +442,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_types: pawn_types,
         gating,
         drops,
+        drop_types,
+        drop_rule,
+        drop_valuable,
+        bare_king_stalemate,
         captures_to_hand,
         has_hand,
         virgin_keyed,
@@ -743,29 +774,44 @@ fn build_castling(
 }
 
 fn build_gating(s: &SectionConfig, pieces: &[PieceDef], errs: &mut Errors) -> Option<GatingRules> {
-    let gating = errs.take(s.get_with("gating", parse_bool)).flatten().unwrap_or(false);
-    let seirawan = errs.take(s.get_with("seirawanGating", parse_bool)).flatten().unwrap_or(false);
+    let gating = errs
+        .take(s.get_with("gating", parse_bool))
+        .flatten()
+        .unwrap_or(false);
+    let seirawan = errs
+        .take(s.get_with("seirawanGating", parse_bool))
+        .flatten()
+        .unwrap_or(false);
     match (gating, seirawan) {
         (true, true) => {}
         (false, false) => return None,
         (true, false) => {
             if let Some(e) = s.peek("gating") {
-                errs.0.push(e.error("gating without seirawanGating is not supported"));
+                errs.0
+                    .push(e.error("gating without seirawanGating is not supported"));
             }
             return None;
         }
         (false, true) => {
             if let Some(e) = s.peek("seirawanGating") {
-                errs.0.push(e.error("seirawanGating requires gating = true"));
+                errs.0
+                    .push(e.error("seirawanGating requires gating = true"));
             }
             return None;
         }
     }
-    let flag = |key: &str, errs: &mut Errors| errs.take(s.get_with(key, parse_bool)).flatten().unwrap_or(false);
+    let flag = |key: &str, errs: &mut Errors| {
+        errs.take(s.get_with(key, parse_bool))
+            .flatten()
+            .unwrap_or(false)
+    };
     let blocks_check = flag("gatingBlocksCheck", errs);
     let last_compulsory = flag("gatingLastCompulsory", errs);
     let forfeit = flag("gatingForfeit", errs);
-    let rank = errs.take(s.get_with("gatingRank", parse_rank)).flatten().unwrap_or(0);
+    let rank = errs
+        .take(s.get_with("gatingRank", parse_rank))
+        .flatten()
+        .unwrap_or(0);
     let mask = |key: &str, errs: &mut Errors| -> PieceMask {
         let Some(e) = s.get(key) else { return u32::MAX };
         match parse_piece_letters(&e.value).and_then(|l| letter_ids(pieces, &l)) {
@@ -778,7 +824,14 @@ fn build_gating(s: &SectionConfig, pieces: &[PieceDef], errs: &mut Errors) -> Op
     };
     let openers = mask("gatingPieceTypes", errs);
     let gated = mask("gatedPieceTypes", errs);
-    Some(GatingRules { rank, openers, gated, last_compulsory, forfeit, blocks_check })
+    Some(GatingRules {
+        rank,
+        openers,
+        gated,
+        last_compulsory,
+        forfeit,
+        blocks_check,
+    })
 }
 
 /// Where `color`'s e.p. capturers stand relative to the e.p. square, per piece type.

@@ -99,6 +99,17 @@ pub struct CastlingRules {
     pub rooks: PieceMask,
 }
 
+/// A named restriction on drops (`dropRule`), for rules no declarative key covers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DropRule {
+    /// Any empty square (pawns not on their first rank nor in their promotion zone).
+    Free,
+    /// Pawn Vault's dragon: no attack, no rescue, no interposition (RULES.md 1.4).
+    PawnVault,
+    /// The looser reading of the same (RULES.md 1.10, ambiguity 9).
+    PawnVaultLoose,
+}
+
 /// S-Chess style gating: a man leaving his original square on the gating rank may bring a man
 /// from the hand onto the square he vacated, as part of the same move.
 #[derive(Clone, Debug)]
@@ -151,6 +162,15 @@ pub struct Variant {
     pub gating: Option<GatingRules>,
     /// Men in hand may be dropped as a whole move.
     pub drops: bool,
+    /// The types that may be dropped (`dropPieceTypes`; all by default).
+    pub drop_types: PieceMask,
+    /// The restriction on drops (`dropRule`).
+    pub drop_rule: DropRule,
+    /// Types the loose drop rule counts as worth more than the dropped man (`dropRuleValuable`).
+    pub drop_valuable: PieceMask,
+    /// The result for a side with a bare royal man (nothing else on the board or in hand) that
+    /// is stalemated (`bareKingStalemateValue`; `None` = as any stalemate).
+    pub bare_king_stalemate: GameValue,
     /// Captured men go to the capturer's hand.
     pub captures_to_hand: bool,
     /// The position has holdings (shown as `[...]` in FEN).
