@@ -393,6 +393,13 @@ const ROUND_TRIP_POSITIONS: &[(&str, &str)] = &[
     ("seirawan", "r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQkq - 0 1"),
     // Promotion to the S-Chess pieces.
     ("seirawan", "4k3/1P6/8/8/8/8/8/4K3[] w - - 0 1"),
+    // Pawn Vault: vaults, castellan gating (compulsory for the last pawn), dragon drops,
+    // e.p. by every pawn type, hero promotions.
+    (
+        "pawnvault",
+        "rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[DTdt] w KQkq - 0 1",
+    ),
+    ("pawnvault", "4k3/2p1P3/8/3T4/3o4/4O3/3P3P/4K3[DTdt] w - - 0 1"),
     // Vanguard: multi-leg moves (locust, rifle, sweep, swap, pass) in a crowded middlegame.
     (
         "vanguard",

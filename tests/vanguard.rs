@@ -174,8 +174,8 @@ fn fen_of(position: &Json, diagram: &Diagram) -> String {
     let mut fen = String::new();
     for rank in (0..ranks).rev() {
         let mut empty = 0;
-        for file in 0..files {
-            if board[rank][file].is_empty() {
+        for square in &board[rank] {
+            if square.is_empty() {
                 empty += 1;
                 continue;
             }
@@ -183,7 +183,7 @@ fn fen_of(position: &Json, diagram: &Diagram) -> String {
                 fen.push_str(&empty.to_string());
                 empty = 0;
             }
-            fen.push_str(&board[rank][file]);
+            fen.push_str(square);
         }
         if empty > 0 {
             fen.push_str(&empty.to_string());

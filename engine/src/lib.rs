@@ -8,6 +8,8 @@
 
 pub mod board;
 pub mod movegen;
+pub mod rules;
+pub mod search;
 pub mod types;
 pub mod variant;
 

@@ -1,3 +1,88 @@
-//! Chimera's evaluation crate: per-variant piece values and square tables behind the
-//! evaluator trait of the engine. It holds no evaluator yet; the search that will call one is
-//! built on top of the rules core.
+//! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), and the
+//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`).
+//!
+//! [`Evaluator`]: chimera_engine::search::Evaluator
+#![deny(missing_docs)]
+
+pub mod evaluate;
+pub mod tables;
+
+pub use evaluate::VariantEval;
+pub use tables::{PieceInfo, Tables, ValueSource, Weights};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chimera_engine::search::Evaluator;
+    use chimera_engine::variant::builtin;
+    use chimera_engine::Position;
+
+    fn value(t: &Tables, letter: char) -> i32 {
+        t.pieces
+            .iter()
+            .find(|p| p.letter == letter)
+            .unwrap()
+            .value_mg
+    }
+
+    #[test]
+    fn chess_values_come_out_in_the_usual_order() {
+        let t = Tables::new(&builtin("chess").unwrap());
+        let (p, n, b, r, q) = (
+            value(&t, 'P'),
+            value(&t, 'N'),
+            value(&t, 'B'),
+            value(&t, 'R'),
+            value(&t, 'Q'),
+        );
+        assert!(
+            p < n && n <= b + 30 && b < r && r < q,
+            "{p} {n} {b} {r} {q}"
+        );
+        assert!((280..=360).contains(&n) && (450..=600).contains(&r) && q > 850);
+        assert_eq!(value(&t, 'K'), 0);
+        assert!(
+            t.pieces
+                .iter()
+                .find(|p| p.letter == 'B')
+                .unwrap()
+                .colour_bound
+        );
+        assert!(
+            !t.pieces
+                .iter()
+                .find(|p| p.letter == 'N')
+                .unwrap()
+                .colour_bound
+        );
+    }
+
+    #[test]
+    fn start_positions_evaluate_near_zero_in_every_builtin_variant() {
+        for name in ["chess", "capablanca", "grand", "berolina", "seirawan"] {
+            let v = builtin(name).unwrap();
+            let e = VariantEval::new(&v);
+            let pos = Position::startpos(&v);
+            let s = e.evaluate(&pos);
+            assert!(s.abs() <= 40, "{name}: {s}");
+            assert!(!e.tables().to_text().is_empty());
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_symmetric() {
+        let v = builtin("chess").unwrap();
+        let e = VariantEval::new(&v);
+        let a = Position::from_fen(
+            &v,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        )
+        .unwrap();
+        let b = Position::from_fen(
+            &v,
+            "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+        )
+        .unwrap();
+        assert_eq!(e.evaluate(&a), e.evaluate(&b));
+    }
+}

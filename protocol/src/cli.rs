@@ -15,6 +15,14 @@ commands:
   perft DEPTH [--variant V] [--fen FEN] [--threads N]
                       count the legal move paths of length DEPTH, split by root move
   variants            list the variants this engine knows
+  bench [DEPTH] [--threads N]
+                      search fixed positions of several variants; last line: <nodes> nodes <nps> nps
+  analyze [--variant V] [--fen FEN] [--depth D | --movetime MS] [--threads N]
+                      search one position, printing each iteration, then the best move
+  epd FILE --movetime MS [--threads N] [--variant V]
+                      run a test suite (bm/am in SAN) and print the number solved
+  eval-tables [--variant V]
+                      print the evaluation's piece values and square tables
   check FILE          parse and build a variant file without using it; report every problem
   help                this text
 
@@ -32,6 +40,26 @@ enum Command {
         threads: usize,
     },
     Variants,
+    Bench {
+        depth: u32,
+        threads: usize,
+    },
+    Analyze {
+        variant: String,
+        fen: Option<String>,
+        depth: Option<u32>,
+        movetime: Option<u64>,
+        threads: usize,
+    },
+    Epd {
+        file: String,
+        variant: String,
+        movetime: u64,
+        threads: usize,
+    },
+    EvalTables {
+        variant: String,
+    },
     Check {
         file: String,
     },
@@ -50,6 +78,8 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     let mut variant = "chess".to_string();
     let mut fen = None;
     let mut threads = 1usize;
+    let mut depth: Option<u32> = None;
+    let mut movetime: Option<u64> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -71,6 +101,24 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
                     .filter(|&t| t >= 1)
                     .ok_or_else(|| format!("bad thread count '{v}'"))?;
             }
+            "--depth" => {
+                let v = value(a)?;
+                depth = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&d| d >= 1)
+                        .ok_or_else(|| format!("bad depth '{v}'"))?,
+                );
+            }
+            "--movetime" => {
+                let v = value(a)?;
+                movetime = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&t| t >= 1)
+                        .ok_or_else(|| format!("bad movetime '{v}'"))?,
+                );
+            }
             "-h" | "--help" => positional.insert(0, "help"),
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
             s => positional.push(s),
@@ -91,6 +139,37 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         }
         ["perft"] => return Err("perft needs a depth".into()),
         ["variants"] => Command::Variants,
+        ["bench"] => Command::Bench {
+            depth: depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
+            threads,
+        },
+        ["bench", d] => Command::Bench {
+            depth: d
+                .parse()
+                .ok()
+                .filter(|&d| d >= 1)
+                .ok_or_else(|| format!("bad depth '{d}'"))?,
+            threads,
+        },
+        ["analyze"] => {
+            if depth.is_none() && movetime.is_none() {
+                return Err("analyze needs --depth D or --movetime MS".into());
+            }
+            Command::Analyze {
+                variant,
+                fen,
+                depth,
+                movetime,
+                threads,
+            }
+        }
+        ["epd", file] => Command::Epd {
+            file: file.to_string(),
+            variant,
+            movetime: movetime.ok_or("epd needs --movetime MS")?,
+            threads,
+        },
+        ["eval-tables"] => Command::EvalTables { variant },
         ["check", file] => Command::Check {
             file: file.to_string(),
         },
@@ -127,6 +206,43 @@ pub fn run(args: &[String]) -> i32 {
         Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
         Command::Variants => list_variants(&registry, &mut out),
         Command::Check { file } => check_file(&registry, &file, &mut out),
+        Command::Bench { depth, threads } => {
+            crate::bench::run(&registry, depth, threads, &mut out).map(|_| ())
+        }
+        Command::Analyze {
+            variant,
+            fen,
+            depth,
+            movetime,
+            threads,
+        } => {
+            let limits = chimera_engine::search::Limits {
+                depth,
+                movetime,
+                ..Default::default()
+            };
+            crate::analyze::run(
+                &registry,
+                &variant,
+                fen.as_deref(),
+                &limits,
+                threads,
+                &mut out,
+            )
+        }
+        Command::Epd {
+            file,
+            variant,
+            movetime,
+            threads,
+        } => crate::epd::run(&registry, &file, &variant, movetime, threads, &mut out).map(|_| ()),
+        Command::EvalTables { variant } => match registry.get(&variant) {
+            Some(v) => write!(out, "{}", chimera_eval::Tables::new(&v).to_text())
+                .map_err(|e| e.to_string()),
+            None => Err(format!(
+                "unknown variant '{variant}' (see 'chimera variants')"
+            )),
+        },
         Command::Perft {
             depth,
             variant,
@@ -255,6 +371,32 @@ mod tests {
             }
         );
         assert_eq!(common.variant_files, vec!["x.ini".to_string()]);
+    }
+
+    #[test]
+    fn parses_the_search_commands() {
+        let (c, _) = parse_args(&args("analyze --depth 7 --threads 2")).unwrap();
+        assert!(matches!(
+            c,
+            Command::Analyze {
+                depth: Some(7),
+                movetime: None,
+                threads: 2,
+                ..
+            }
+        ));
+        let (c, _) = parse_args(&args("epd wac.epd --movetime 100")).unwrap();
+        assert!(matches!(c, Command::Epd { movetime: 100, .. }));
+        assert_eq!(
+            parse_args(&args("bench 5")).unwrap().0,
+            Command::Bench {
+                depth: 5,
+                threads: 1
+            }
+        );
+        for bad in ["analyze", "epd x.epd", "bench x", "analyze --movetime 0"] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

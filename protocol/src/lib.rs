@@ -1,4 +1,10 @@
-//! Chimera's text interfaces. For now the command line (`cli`): perft, the variant list and the
-//! variant file checker; the UCI and XBoard dialects build on the same engine state later.
+//! Chimera's text interfaces. For now the command line (`cli`): perft, the variant list, the
+//! variant file checker, and the search tools `bench`, `analyze` and `epd` (with the SAN reader
+//! and writer `san` that test suites need); the UCI and XBoard dialects build on the same
+//! engine state later.
 
+pub mod analyze;
+pub mod bench;
 pub mod cli;
+pub mod epd;
+pub mod san;

@@ -310,11 +310,11 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
 }
 
 /// The placement of a setup as mailbox cells for `variant` (no rights or virginity yet).
+/// The men of a placement field, and the squares of those marked as having moved (`*`).
+pub(crate) type Placement = (Vec<(Square, Piece)>, Vec<Square>);
+
 /// The men of the placement field, and the squares of those marked as having moved (`*`).
-pub(crate) fn placement(
-    variant: &Variant,
-    setup: &Setup,
-) -> Result<(Vec<(Square, Piece)>, Vec<Square>), FenError> {
+pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, FenError> {
     let g = &variant.geometry;
     if setup.ranks.len() != g.ranks as usize {
         return Err(FenError::new(
@@ -446,13 +446,12 @@ impl Position {
         let castling = parse_castling(v, &men, &setup.castling)?;
         for &(sq, piece) in &men {
             let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
-            let virgin =
-                if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
-                    castling.gates[piece.color.index()].contains(&g.file_of(sq))
-                        || castling.implied_virgin.contains(&sq)
-                } else {
-                    v.starts_on(sq, piece) || castling.implied_virgin.contains(&sq)
-                };
+            let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
+                castling.gates[piece.color.index()].contains(&g.file_of(sq))
+                    || castling.implied_virgin.contains(&sq)
+            } else {
+                v.starts_on(sq, piece) || castling.implied_virgin.contains(&sq)
+            };
             let virgin = virgin && !moved_marks.contains(&sq);
             pos.put(sq, Cell::new(piece, virgin));
         }
@@ -841,9 +840,7 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         }
         let (board, kfile, rank) = g.coords(king);
         let rook_sq = if is_side_letter
-            && !(file_letter
-                && !fen_gates
-                && !has_rook_on(v, men, color, board, rank, lower))
+            && !(file_letter && !fen_gates && !has_rook_on(v, men, color, board, rank, lower))
         {
             let kingside = lower == 'k';
             let files: Vec<usize> = if kingside {

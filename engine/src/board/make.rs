@@ -46,7 +46,9 @@ impl Position {
     /// When the man captured on `sq` was his side's last one able to open a gate, the men
     /// waiting in hand to be gated can never enter: they leave the hand.
     fn forfeit_gates(&mut self, sq: Square, victim: Cell) {
-        let Some(rules) = &self.variant.gating else { return };
+        let Some(rules) = &self.variant.gating else {
+            return;
+        };
         let Some(owner) = victim.color() else { return };
         if !rules.forfeit || !victim.is_virgin() || !self.virgin_is_gate_right(sq, victim) {
             return;

@@ -4,6 +4,7 @@
 pub mod fen;
 pub mod make;
 pub mod position;
+pub mod query;
 
 pub use fen::FenError;
 pub use position::{Position, State};

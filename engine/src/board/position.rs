@@ -298,7 +298,8 @@ impl Position {
     pub(crate) fn virgin_is_gate_right(&self, sq: Square, cell: Cell) -> bool {
         match (&self.variant.gating, cell.color()) {
             (Some(g), Some(c)) => {
-                g.openers & (1 << cell.id().0) != 0 && self.variant.geometry.relative_rank(sq, c) == g.rank
+                g.openers & (1 << cell.id().0) != 0
+                    && self.variant.geometry.relative_rank(sq, c) == g.rank
             }
             _ => false,
         }

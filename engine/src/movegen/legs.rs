@@ -193,11 +193,8 @@ impl Walk<'_> {
         let mut final_capture = false;
         match took {
             Some(false) if last => final_capture = true,
-            Some(false) => {
-                if self.victims.try_push(s).is_err() {
-                    return;
-                }
-            }
+            Some(false) if self.victims.try_push(s).is_err() => return,
+            Some(false) => {}
             Some(true) => {
                 if self.lifted.is_some() {
                     return;

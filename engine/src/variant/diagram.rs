@@ -286,8 +286,8 @@ impl Diagram {
         let mut fen = String::new();
         for r in (0..self.ranks).rev() {
             let mut empty = 0;
-            for f in 0..self.files {
-                match board[r][f] {
+            for square in &board[r] {
+                match *square {
                     None => empty += 1,
                     Some(c) => {
                         if empty > 0 {

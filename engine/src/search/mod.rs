@@ -1,0 +1,290 @@
+//! The search: iterative deepening with aspiration windows over a principal variation search
+//! with quiescence, sharing a lock-free transposition table between Lazy SMP threads.
+//!
+//! - `tt`: the transposition table;
+//! - `time`: turning clock limits into a soft and a hard deadline;
+//! - `worker`: one thread's alpha-beta search, move ordering and histories.
+//!
+//! The engine never prints: every result goes through the [`SearchReport`] trait, and scores
+//! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
+
+pub mod time;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::board::position::Position;
+use crate::types::{Move, PieceId};
+use crate::variant::GameValue;
+
+pub use time::TimeBudget;
+pub use tt::TranspositionTable;
+
+/// A score in centipawns from the side to move's point of view.
+pub type Value = i32;
+
+/// The score of delivering mate now; a mate `n` plies away scores `MATE - n`.
+pub const MATE: Value = 32_000;
+/// Scores beyond this (in absolute value) are mates.
+pub const MATE_BOUND: Value = MATE - 1_000;
+/// Larger than every score.
+pub const INFINITE: Value = 32_500;
+/// The deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+
+/// Scores a position for the search. Implemented by the evaluation crate; shared by every
+/// search thread, so it must be `Sync` and take `&self`.
+pub trait Evaluator: Sync {
+    /// The static score of `pos` in centipawns, from the side to move's point of view.
+    /// It must stay well inside `±MATE_BOUND`.
+    fn evaluate(&self, pos: &Position) -> Value;
+
+    /// The material value of a piece type (for capture ordering and pruning margins).
+    fn piece_value(&self, id: PieceId) -> Value;
+}
+
+/// A score as a protocol shows it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns, from the side to move's point of view.
+    Cp(Value),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// The protocol form of a search value.
+    pub fn from_value(v: Value) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// What one completed iteration found (sent to the [`SearchReport`]).
+#[derive(Clone, Debug)]
+pub struct IterationInfo {
+    /// The nominal depth completed.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The score of the best move.
+    pub score: Score,
+    /// Nodes searched by all threads so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use, in permille.
+    pub hashfull: u32,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's progress. The protocol layer implements it (UCI `info`, XBoard
+/// thinking output, the bench counter); only the main search thread calls it.
+pub trait SearchReport {
+    /// Called after each completed iteration.
+    fn iteration(&mut self, info: &IterationInfo);
+}
+
+/// A report that ignores everything.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Silent;
+
+impl SearchReport for Silent {
+    fn iteration(&mut self, _: &IterationInfo) {}
+}
+
+/// When to stop searching. Every field is optional; several may be combined and the first to
+/// be reached ends the search. With none set the search runs to [`MAX_PLY`] or until stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search to this depth.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (exactly, with one thread).
+    pub nodes: Option<u64>,
+    /// Spend this many milliseconds.
+    pub movetime: Option<u64>,
+    /// White's clock, in milliseconds.
+    pub wtime: Option<u64>,
+    /// Black's clock, in milliseconds.
+    pub btime: Option<u64>,
+    /// White's increment per move, in milliseconds.
+    pub winc: Option<u64>,
+    /// Black's increment per move, in milliseconds.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until stopped (clock limits are ignored).
+    pub infinite: bool,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` only when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The score of the best move.
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The state every thread of one search shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    /// Nodes of all threads, published in batches.
+    pub nodes: AtomicU64,
+    pub limits: &'a Limits,
+    pub budget: TimeBudget,
+    pub start: Instant,
+    pub threads: usize,
+}
+
+impl Shared<'_> {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// The search engine: the transposition table, the thread count and the stop flag. One per
+/// game; [`Searcher::clear`] starts a new game.
+#[derive(Debug)]
+pub struct Searcher {
+    tt: TranspositionTable,
+    threads: usize,
+    stop: Arc<AtomicBool>,
+    /// Milliseconds kept in reserve on every clock decision, for the protocol's latency.
+    pub move_overhead: u64,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads (at least 1).
+    pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            threads: threads.max(1),
+            stop: Arc::new(AtomicBool::new(false)),
+            move_overhead: time::DEFAULT_OVERHEAD_MS,
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets everything learnt (a new game): after this, a one-thread search with the same
+    /// limits repeats itself exactly.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// A handle that stops the running search when set to `true` (from another thread).
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Searches `pos` within `limits` and returns the best move found. A stopped search still
+    /// returns a legal move when there is one.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        eval: &dyn Evaluator,
+        report: &mut dyn SearchReport,
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let budget = TimeBudget::new(limits, pos.side_to_move(), self.move_overhead);
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop,
+            nodes: AtomicU64::new(0),
+            limits,
+            budget,
+            start,
+            threads: self.threads,
+        };
+        let result = std::thread::scope(|s| {
+            for id in 1..self.threads {
+                let shared = &shared;
+                let p = pos.clone();
+                s.spawn(move || {
+                    let mut w = worker::Worker::new(id, p, shared, eval);
+                    w.iterate(&mut Silent);
+                });
+            }
+            let mut w = worker::Worker::new(0, pos.clone(), &shared, eval);
+            let r = w.iterate(report);
+            shared.stop.store(true, Ordering::Relaxed);
+            r
+        });
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let mut best = result.pv.first().copied();
+        if best.is_none() {
+            // Stopped before the first move was searched: any legal move beats none.
+            best = pos.clone().legal_moves().first().copied();
+        }
+        SearchResult {
+            best,
+            ponder: result.pv.get(1).copied(),
+            score: Score::from_value(result.score),
+            depth: result.depth,
+            nodes,
+            time: start.elapsed(),
+            pv: result.pv,
+        }
+    }
+}
+
+/// The value of a game-ending rule for the side to move, `ply` plies from the root: mates
+/// found sooner score higher.
+#[inline]
+pub fn game_value(value: GameValue, ply: usize) -> Value {
+    match value {
+        GameValue::Win => MATE - ply as Value,
+        GameValue::Loss => -MATE + ply as Value,
+        GameValue::Draw | GameValue::None => 0,
+    }
+}

@@ -1,0 +1,204 @@
+//! The transposition table: a lock-free array of two atomic words per entry, shared by every
+//! search thread. The first word holds the key XOR the data, so a torn write (one word from
+//! one thread, the other from another) fails the key check instead of returning wrong data.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use super::{Value, MATE_BOUND};
+use crate::types::Move;
+
+/// What a stored score says about the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (no move reached alpha).
+    Upper = 1,
+    /// The true value is at least the score (a move reached beta).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// One probed entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best move's compact key ([`move_key`]); 0 when none was stored.
+    pub move_key: u32,
+    /// The score, with mates counted from the stored node (see [`value_from_tt`]).
+    pub value: Value,
+    /// The depth searched.
+    pub depth: i32,
+    /// The kind of bound.
+    pub bound: Bound,
+}
+
+/// The move fields that identify a move among the legal moves of a position, in 32 bits:
+/// from and to (10 bits each; the mailbox of every supported geometry has fewer than 1024
+/// cells), the kind and the piece. The table stores this key, and the search plays the legal
+/// move with the same key, so a stale or colliding entry can never produce an illegal move.
+#[inline]
+pub fn move_key(mv: Move) -> u32 {
+    (mv.from.0 as u32 & 0x3FF)
+        | (mv.to.0 as u32 & 0x3FF) << 10
+        | (mv.kind as u32 & 0xF) << 20
+        | (mv.piece as u32) << 24
+}
+
+/// A score for the table: mate scores are made relative to the node, not the root.
+#[inline]
+pub fn value_to_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v + ply as Value
+    } else if v <= -MATE_BOUND {
+        v - ply as Value
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`value_to_tt`] at the probing node's ply.
+#[inline]
+pub fn value_from_tt(v: Value, ply: usize) -> Value {
+    if v >= MATE_BOUND {
+        v - ply as Value
+    } else if v <= -MATE_BOUND {
+        v + ply as Value
+    } else {
+        v
+    }
+}
+
+/// The shared table. Each entry is (key ^ data, data); data packs the move key (32 bits), the
+/// score (16), the depth (8), the bound (2) and the search generation (6).
+#[derive(Debug)]
+pub struct TranspositionTable {
+    entries: Vec<[AtomicU64; 2]>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one entry).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / 16).max(1);
+        let mut entries = Vec::with_capacity(n);
+        entries.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        TranspositionTable {
+            entries,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for e in self.entries.iter_mut() {
+            *e[0].get_mut() = 0;
+            *e[1].get_mut() = 0;
+        }
+        *self.generation.get_mut() = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims for replacement.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 0x3F, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        let i = ((key as u128 * self.entries.len() as u128) >> 64) as usize;
+        &self.entries[i]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let k = slot[0].load(Ordering::Relaxed);
+        let data = slot[1].load(Ordering::Relaxed);
+        if data == 0 || k ^ data != key {
+            return None;
+        }
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            move_key: data as u32,
+            value: (data >> 32) as u16 as i16 as Value,
+            depth: ((data >> 48) & 0xFF) as u8 as i32,
+            bound,
+        })
+    }
+
+    /// Stores a result. A different position's entry is replaced; the same position's entry
+    /// only by a deeper or exact result, or when no move was known for it.
+    #[inline]
+    pub fn store(&self, key: u64, move_key: u32, value: Value, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let gen = self.generation.load(Ordering::Relaxed) as u64;
+        let old_k = slot[0].load(Ordering::Relaxed);
+        let old = slot[1].load(Ordering::Relaxed);
+        let mut move_key = move_key;
+        if old != 0 && old_k ^ old == key {
+            let old_depth = ((old >> 48) & 0xFF) as i32;
+            let old_gen = (old >> 58) & 0x3F;
+            if bound != Bound::Exact && depth + 3 < old_depth && old_gen == gen {
+                return;
+            }
+            if move_key == 0 {
+                move_key = old as u32;
+            }
+        }
+        let depth = depth.clamp(0, 255) as u64;
+        let value = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16 as u64;
+        let data = move_key as u64 | value << 32 | depth << 48 | (bound as u64) << 56 | gen << 58;
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed) as u64;
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| {
+                let d = e[1].load(Ordering::Relaxed);
+                d != 0 && (d >> 58) & 0x3F == gen
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveKind, Square};
+
+    #[test]
+    fn entries_round_trip_and_other_keys_miss() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::with(Square(40), Square(57), MoveKind::Normal, Square::NONE, 3);
+        tt.store(0xDEAD_BEEF_1234_5678, move_key(mv), -1234, 17, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!(
+            e,
+            Entry {
+                move_key: move_key(mv),
+                value: -1234,
+                depth: 17,
+                bound: Bound::Lower
+            }
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let v = super::super::MATE - 7;
+        assert_eq!(value_from_tt(value_to_tt(v, 3), 3), v);
+        assert_eq!(value_from_tt(value_to_tt(v, 3), 5), v - 2);
+    }
+}

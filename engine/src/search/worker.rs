@@ -1,0 +1,693 @@
+//! One search thread: iterative deepening, principal variation search, quiescence, move
+//! ordering (table move, captures by MVV-LVA, killers, history) and the histories themselves,
+//! which are sized from the variant (piece types x mailbox cells), not from chess.
+
+use std::sync::atomic::Ordering;
+
+use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
+use super::{
+    game_value, Evaluator, IterationInfo, Score, SearchReport, Shared, Value, INFINITE, MATE,
+    MATE_BOUND, MAX_PLY,
+};
+use crate::board::position::Position;
+use crate::movegen::MoveList;
+use crate::types::{Color, Move, MoveKind, Square};
+
+/// A placeholder for "no move" in killer slots and the PV table.
+const NO_MOVE: Move = Move {
+    from: Square::NONE,
+    to: Square::NONE,
+    aux: Square::NONE,
+    kind: MoveKind::Pass,
+    piece: Move::NO_PIECE,
+};
+
+/// The null move: a pass made from a border cell, whose castling mask is empty, so that
+/// making it touches nothing but the side to move, the e.p. square and the counters.
+const NULL_MOVE: Move = Move {
+    from: Square(0),
+    to: Square(0),
+    aux: Square::NONE,
+    kind: MoveKind::Pass,
+    piece: Move::NO_PIECE,
+};
+
+/// Ordering scores: the table move first, then winning and equal captures and promotions,
+/// killers, then quiet moves by history, losing captures last among the tactical moves.
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_CAPTURE: i32 = 1 << 28;
+const SCORE_KILLER: i32 = 1 << 27;
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Ordering scores, one per move of a [`MoveList`].
+type ScoreList = arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>;
+
+/// How often (in nodes, a power of two) a thread publishes its node count and the main thread
+/// looks at the clock.
+const CHECK_EVERY: u64 = 1024;
+
+/// What the main thread's iterations produced.
+pub(crate) struct IterResult {
+    pub pv: Vec<Move>,
+    pub score: Value,
+    pub depth: u32,
+}
+
+pub(crate) struct Worker<'a> {
+    id: usize,
+    pos: Position,
+    shared: &'a Shared<'a>,
+    eval: &'a dyn Evaluator,
+    nodes: u64,
+    published: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Move; 2]>,
+    /// Quiet-move history per (colour, piece type, destination cell).
+    history: Vec<i32>,
+    cells: usize,
+    pieces: usize,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation per ply (for the improving test).
+    evals: [Value; MAX_PLY + 1],
+    /// Ply of the last null move on the current path (repetitions do not cross it).
+    last_null: Vec<usize>,
+    lmr: Vec<[u8; 64]>,
+    /// Mover colour with the bits of the variant that the node code asks about.
+    checking: bool,
+    royal_mask: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        id: usize,
+        pos: Position,
+        shared: &'a Shared<'a>,
+        eval: &'a dyn Evaluator,
+    ) -> Worker<'a> {
+        let v = pos.variant().clone();
+        let cells = v.geometry.num_cells();
+        let pieces = v.num_pieces().max(1);
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Worker {
+            id,
+            pos,
+            shared,
+            eval,
+            nodes: 0,
+            published: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * pieces * cells],
+            cells,
+            pieces,
+            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
+            last_null: Vec::with_capacity(MAX_PLY),
+            lmr,
+            checking: v.checking,
+            royal_mask: v.royal_mask != 0,
+        }
+    }
+
+    /// Iterative deepening; returns the last completed iteration (or the partial one, when it
+    /// had already found a move better than the previous iteration's).
+    pub fn iterate(&mut self, report: &mut dyn SearchReport) -> IterResult {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut result = IterResult {
+            pv: Vec::new(),
+            score: 0,
+            depth: 0,
+        };
+        // Helper threads start one ply deeper every other thread, so that the threads spread
+        // over different depths instead of repeating each other's work.
+        let first = 1 + (self.id % 2) as u32;
+        let mut depth = first;
+        while depth <= max_depth {
+            let prev = result.score;
+            let mut window: Value = 18;
+            let (mut alpha, mut beta) = if depth >= 5 {
+                (
+                    (prev - window).max(-INFINITE),
+                    (prev + window).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let mut score;
+            loop {
+                self.seldepth = 0;
+                score = self.negamax(depth as i32, alpha, beta, 0, true);
+                if self.stopped {
+                    break;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - window).max(-INFINITE);
+                } else if score >= beta {
+                    beta = (score + window).min(INFINITE);
+                } else {
+                    break;
+                }
+                window += window / 2 + 5;
+                if window > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            }
+            if self.stopped {
+                // A move that finished with a score above the window's alpha is better than the
+                // last iteration's choice; anything else is not trustworthy.
+                if self.pv_len[0] > 0 {
+                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                }
+                break;
+            }
+            result = IterResult {
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                score,
+                depth,
+            };
+            self.publish();
+            if self.id == 0 {
+                let elapsed = self.shared.start.elapsed();
+                let nodes = self.shared.nodes.load(Ordering::Relaxed);
+                report.iteration(&IterationInfo {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_value(score),
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    time: elapsed,
+                    hashfull: self.shared.tt.hashfull(),
+                    pv: result.pv.clone(),
+                });
+                if self.pv_len[0] == 0 {
+                    break;
+                }
+                if let (Some(soft), false) = (self.shared.budget.soft, limits.infinite) {
+                    if elapsed >= soft {
+                        break;
+                    }
+                }
+                if let Some(m) = limits.mate {
+                    if score.abs() >= MATE_BOUND && (MATE - score.abs() + 1) / 2 <= m as Value {
+                        break;
+                    }
+                }
+            }
+            if self.shared.stopped() {
+                break;
+            }
+            depth += 1;
+        }
+        self.publish();
+        result
+    }
+
+    fn publish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+    }
+
+    /// Counts a node and decides whether to stop: the stop flag, the node limit (exact with
+    /// one thread) and, on the main thread, the hard deadline.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if let Some(n) = self.shared.limits.nodes {
+            let total = if self.shared.threads == 1 {
+                self.nodes
+            } else {
+                self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.published
+            };
+            if total >= n {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.publish();
+            if self.id == 0 {
+                if let Some(hard) = self.shared.budget.hard {
+                    if !self.shared.limits.infinite && self.shared.start.elapsed() >= hard {
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            if self.shared.stopped() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    #[inline]
+    fn history_index(&self, side: Color, mv: Move) -> Option<usize> {
+        let id = self.pos.moved_piece(mv)?.index();
+        let to = mv.to.index();
+        (id < self.pieces && to < self.cells)
+            .then(|| (side.index() * self.pieces + id) * self.cells + to)
+    }
+
+    fn update_history(&mut self, side: Color, mv: Move, bonus: i32) {
+        if let Some(i) = self.history_index(side, mv) {
+            let h = &mut self.history[i];
+            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        }
+    }
+
+    /// Ordering scores for `moves`, in the same order.
+    fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
+        let side = self.pos.side_to_move();
+        for &mv in moves.iter() {
+            scores.push(if tt_key != 0 && move_key(mv) == tt_key {
+                SCORE_TT
+            } else if let Some(victim) = self.pos.captured_piece(mv) {
+                let attacker = self
+                    .pos
+                    .moved_piece(mv)
+                    .map_or(0, |p| self.eval.piece_value(p));
+                SCORE_CAPTURE + self.eval.piece_value(victim) * 16 - attacker / 16
+                    + mv.promotion().map_or(0, |p| self.eval.piece_value(p))
+            } else if let Some(p) = mv.promotion() {
+                SCORE_CAPTURE + self.eval.piece_value(p) - 200
+            } else if mv == self.killers[ply][0] {
+                SCORE_KILLER + 1
+            } else if mv == self.killers[ply][1] {
+                SCORE_KILLER
+            } else {
+                self.history_index(side, mv).map_or(0, |i| self.history[i])
+            });
+        }
+    }
+
+    /// Moves the best-scored move among `i..` to `i` (selection sort, one step at a time: most
+    /// nodes cut off after a move or two).
+    #[inline]
+    fn pick(moves: &mut MoveList, scores: &mut ScoreList, i: usize) {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+    }
+
+    /// The value of the side to move having lost its last royal man, in variants without check
+    /// rules (where the royal may be captured); `None` otherwise.
+    #[inline]
+    fn royal_lost(&self, ply: usize) -> Option<Value> {
+        let extinction = self.pos.variant().extinction_royals;
+        (self.royal_mask
+            && (!self.checking || extinction)
+            && self.pos.royal_count(self.pos.side_to_move()) == 0)
+            .then(|| -MATE + ply as Value)
+    }
+
+    /// True when the side to move has a man that is neither royal nor a pawn: null-move pruning
+    /// is unsafe without one (zugzwang).
+    fn has_pieces(&self) -> bool {
+        let v = self.pos.variant();
+        let us = self.pos.side_to_move();
+        self.pos.squares_of(us).iter().any(|&sq| {
+            let id = self.pos.cell(sq).id();
+            !v.is_royal(id) && v.promotion.pawn_types & (1 << id.0) == 0
+        })
+    }
+
+    fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        null_ok: bool,
+    ) -> Value {
+        self.pv_len[ply] = 0;
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        if !root {
+            if let Some(v) = self.royal_lost(ply) {
+                return v;
+            }
+            let n_rule = self.pos.variant().n_move_rule;
+            let since_null = ply - self.last_null.last().copied().unwrap_or(0);
+            let window = if self.last_null.is_empty() {
+                usize::MAX
+            } else {
+                since_null
+            };
+            if self.pos.repetitions(window) > 0 {
+                return 0;
+            }
+            if n_rule > 0 && self.pos.halfmove_clock() as u32 >= n_rule && !self.pos.in_check() {
+                return 0;
+            }
+            // Mate distance pruning: no line from here can beat a mate already found nearer
+            // the root.
+            alpha = alpha.max(-MATE + ply as Value);
+            beta = beta.min(MATE - ply as Value - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.eval.evaluate(&self.pos);
+            }
+        }
+        let in_check = self.pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let key = self.pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let tt_key = entry.map_or(0, |e| e.move_key);
+        if let Some(e) = entry {
+            let v = value_from_tt(e.value, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                }
+            {
+                return v;
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
+            if depth <= 7
+                && static_eval - 80 * (depth - improving as i32) >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if that still fails high, so would a
+            // real move. Unsafe without check rules (passing may be the best move) and without
+            // pieces (zugzwang).
+            if null_ok
+                && self.checking
+                && depth >= 2
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && self.has_pieces()
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                self.pos.make_move(NULL_MOVE);
+                self.last_null.push(ply + 1);
+                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.last_null.pop();
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+            // Razoring: hopeless at low depth unless a capture saves it.
+            if depth <= 2 && static_eval + 250 * depth < alpha {
+                let v = self.qsearch(alpha, alpha + 1, ply, 0);
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
+        if entry.is_none() && pv_node && depth >= 4 {
+            // Without a table move the ordering is poor; a shallower search is cheaper and
+            // fills the table for the next iteration.
+            depth -= 1;
+        }
+
+        let mut moves = MoveList::new();
+        self.pos.generate_legal(&mut moves);
+        if moves.is_empty() {
+            return game_value(self.pos.no_move_value(in_check), ply);
+        }
+        let mut scores = ScoreList::new();
+        self.score_moves(&moves, tt_key, ply, &mut scores);
+
+        let us = self.pos.side_to_move();
+        let old_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = NO_MOVE;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            Self::pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let capture = self.pos.is_capture(mv);
+            let quiet = !capture && mv.promotion().is_none();
+            let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+            self.pos.make_move(mv);
+            let gives_check = self.pos.in_check();
+            if !root && quiet && !in_check && !gives_check && best > -MATE_BOUND {
+                // Late move pruning: at low depth, the last quiet moves almost never matter.
+                // Futility: even a good quiet move would not bring this node up to alpha.
+                let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+                if depth <= 5 && searched as i32 >= lmp_limit
+                    || depth <= 6 && static_eval + 100 + 90 * depth <= alpha
+                {
+                    self.pos.unmake_move();
+                    continue;
+                }
+            }
+            let new_depth = depth - 1;
+            let mut v;
+            if searched == 0 {
+                v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                // Checks are not reduced: most tactics in the test suites start with one.
+                if depth >= 3 && quiet && !gives_check {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r -= pv_node as i32;
+                    r -= is_killer as i32;
+                    r += !improving as i32;
+                    if let Some(h) = self.history_index(us, mv).map(|i| self.history[i]) {
+                        r -= h / 4000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = mv;
+                    alpha = v;
+                    self.pv[ply][0] = mv;
+                    let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+                    self.pv_len[ply] = n + 1;
+                    if v >= beta {
+                        if quiet {
+                            if self.killers[ply][0] != mv {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = mv;
+                            }
+                            let bonus = (depth * depth * 8).min(HISTORY_MAX / 2);
+                            self.update_history(us, mv, bonus);
+                            for &q in &quiets_tried {
+                                self.update_history(us, q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned: the node is as bad as its static value says.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mk = if best_move == NO_MOVE {
+            0
+        } else {
+            move_key(best_move)
+        };
+        self.shared
+            .tt
+            .store(key, mk, value_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Quiescence: captures and promotions (every legal evasion when in check; quiet checks
+    /// too at its first ply, so that a mate threat behind a null move or a pruned quiet move
+    /// is seen), with a stand-pat cutoff, delta pruning and a cheap guard against obviously
+    /// losing captures.
+    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: usize) -> Value {
+        self.pv_len[ply] = 0;
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = self.royal_lost(ply) {
+            return v;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.pos);
+        }
+        let key = self.pos.hash();
+        if let Some(e) = self.shared.tt.probe(key) {
+            let v = value_from_tt(e.value, ply);
+            if match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            } {
+                return v;
+            }
+        }
+        let in_check = self.pos.in_check();
+        let us = self.pos.side_to_move();
+        let mut moves = MoveList::new();
+        let mut best;
+        let stand_pat;
+        if in_check {
+            self.pos.generate_legal(&mut moves);
+            if moves.is_empty() {
+                return game_value(self.pos.variant().checkmate_value, ply);
+            }
+            best = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = self.eval.evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            let mut all = MoveList::new();
+            self.pos.generate_pseudo_legal(&mut all);
+            let checks = qply == 0 && self.checking;
+            for &mv in all.iter() {
+                if checks || mv.promotion().is_some() || self.pos.is_capture(mv) {
+                    moves.push(mv);
+                }
+            }
+        }
+        let mut scores = ScoreList::new();
+        self.score_moves(&moves, 0, ply, &mut scores);
+        let them = us.opposite();
+        let gating_checked = self
+            .pos
+            .variant()
+            .gating
+            .as_ref()
+            .is_some_and(|g| !g.blocks_check);
+        for i in 0..moves.len() {
+            Self::pick(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let tactical = mv.promotion().is_some() || self.pos.is_capture(mv);
+            // A capture that cannot raise the score to alpha, or that puts a valuable man
+            // where it can be taken back, is searched only when it gives check (a checking
+            // capture may be a mate).
+            let mut doubtful = false;
+            if !in_check && tactical {
+                let victim = self
+                    .pos
+                    .captured_piece(mv)
+                    .map_or(0, |p| self.eval.piece_value(p));
+                let promo = mv.promotion().map_or(0, |p| self.eval.piece_value(p));
+                if promo == 0 && stand_pat + victim + 200 <= alpha {
+                    doubtful = true;
+                } else {
+                    let attacker = self
+                        .pos
+                        .moved_piece(mv)
+                        .map_or(0, |p| self.eval.piece_value(p));
+                    doubtful =
+                        promo == 0 && attacker > victim + 50 && self.pos.is_attacked(mv.to, them);
+                }
+                if gating_checked && mv.gated().is_some() && !self.pos.is_legal_by_making(mv) {
+                    continue;
+                }
+            }
+            if !in_check && !tactical && mv.gated().is_some() {
+                continue;
+            }
+            self.pos.make_move(mv);
+            let checks = !in_check && (!tactical || doubtful) && self.checking;
+            if !in_check
+                && (self.pos.royal_in_danger(us)
+                    || (!tactical || doubtful) && !(checks && self.pos.in_check()))
+            {
+                self.pos.unmake_move();
+                continue;
+            }
+            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

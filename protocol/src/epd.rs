@@ -1,0 +1,133 @@
+//! `chimera epd FILE --movetime MS`: runs a test suite of EPD records (`bm` best moves and `am`
+//! avoid moves in SAN, as in Win At Chess) and prints the number solved. A position is solved
+//! when the move chosen at the end of the search is one of its `bm` moves and none of its `am`.
+
+use std::io::Write;
+
+use chimera_engine::search::{Limits, Searcher, Silent};
+use chimera_engine::variant::Registry;
+use chimera_engine::{Move, Position};
+use chimera_eval::VariantEval;
+
+use crate::san::{parse_san, to_san};
+
+/// One test position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpdRecord {
+    /// The position (the four EPD fields, with move counters added).
+    pub fen: String,
+    /// `bm` moves, in SAN.
+    pub best: Vec<String>,
+    /// `am` moves, in SAN.
+    pub avoid: Vec<String>,
+    /// The `id`, or the line number.
+    pub id: String,
+}
+
+/// Parses one EPD line; `None` for blank lines and comments.
+pub fn parse_line(line: &str, number: usize) -> Result<Option<EpdRecord>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.splitn(5, ' ').collect();
+    if fields.len() < 4 {
+        return Err(format!("line {number}: fewer than four EPD fields"));
+    }
+    let fen = format!(
+        "{} {} {} {} 0 1",
+        fields[0], fields[1], fields[2], fields[3]
+    );
+    let mut rec = EpdRecord {
+        fen,
+        best: Vec::new(),
+        avoid: Vec::new(),
+        id: format!("line {number}"),
+    };
+    for op in fields.get(4).copied().unwrap_or("").split(';') {
+        let op = op.trim();
+        let (code, args) = op.split_once(' ').unwrap_or((op, ""));
+        let words = || {
+            args.split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        match code {
+            "bm" => rec.best = words(),
+            "am" => rec.avoid = words(),
+            "id" => rec.id = args.trim().trim_matches('"').to_string(),
+            _ => {}
+        }
+    }
+    if rec.best.is_empty() && rec.avoid.is_empty() {
+        return Err(format!("line {number}: no bm or am"));
+    }
+    Ok(Some(rec))
+}
+
+/// Runs the suite in `file` on `variant` with `movetime` ms per position; prints one line per
+/// position and `solved N/M` last. Returns (solved, total).
+pub fn run(
+    registry: &Registry,
+    file: &str,
+    variant: &str,
+    movetime: u64,
+    threads: usize,
+    out: &mut impl Write,
+) -> Result<(usize, usize), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let v = registry
+        .get(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    let eval = VariantEval::new(&v);
+    let mut searcher = Searcher::new(crate::analyze::HASH_MB, threads);
+    let (mut solved, mut total) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        let Some(rec) = parse_line(line, n + 1).map_err(|e| format!("{file}: {e}"))? else {
+            continue;
+        };
+        let mut pos =
+            Position::from_fen(&v, &rec.fen).map_err(|e| format!("{file}: {}: {e}", rec.id))?;
+        let resolve = |pos: &mut Position, list: &[String]| -> Result<Vec<Move>, String> {
+            list.iter()
+                .map(|s| {
+                    parse_san(pos, s)
+                        .ok_or_else(|| format!("{file}: {}: '{s}' is not a legal move", rec.id))
+                })
+                .collect()
+        };
+        let best = resolve(&mut pos, &rec.best)?;
+        let avoid = resolve(&mut pos, &rec.avoid)?;
+        searcher.clear();
+        let limits = Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        };
+        let r = searcher.search(&pos, &limits, &eval, &mut Silent);
+        total += 1;
+        let ok = r
+            .best
+            .is_some_and(|m| (best.is_empty() || best.contains(&m)) && !avoid.contains(&m));
+        if ok {
+            solved += 1;
+        }
+        let played = r.best.map_or("(none)".to_string(), |m| to_san(&mut pos, m));
+        writeln!(
+            out,
+            "{:<10} {:<6} {:<8} expected {:<12} depth {:>2} {}",
+            rec.id,
+            if ok { "ok" } else { "FAIL" },
+            played,
+            if rec.best.is_empty() {
+                format!("not {}", rec.avoid.join(" "))
+            } else {
+                rec.best.join(" ")
+            },
+            r.depth,
+            r.score
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    writeln!(out, "solved {solved}/{total}").map_err(|e| e.to_string())?;
+    Ok((solved, total))
+}

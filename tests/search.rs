@@ -1,0 +1,199 @@
+//! Search and evaluation: mates found and scored exactly, the variant's stalemate and checkmate
+//! values, repetition and move-count draws, the game-end adjudication of `rules`, determinism
+//! of one-thread searches (node count and move), the bench signature, and Lazy SMP returning a
+//! legal move.
+
+use chimera_engine::rules::Termination;
+use chimera_engine::search::{Limits, Score, Searcher, Silent};
+use chimera_engine::variant::{builtin, Registry};
+use chimera_engine::{Color, Position};
+use chimera_eval::VariantEval;
+
+fn search(
+    variant: &str,
+    fen: &str,
+    limits: Limits,
+) -> (Position, chimera_engine::search::SearchResult) {
+    let v = builtin(variant).unwrap();
+    let pos = Position::from_fen(&v, fen).unwrap();
+    let eval = VariantEval::new(&v);
+    let mut s = Searcher::new(8, 1);
+    let r = s.search(&pos, &limits, &eval, &mut Silent);
+    (pos, r)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn finds_mate_in_one_and_two_with_exact_scores() {
+    let (pos, r) = search("chess", "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1", depth(4));
+    assert_eq!(pos.move_text(r.best.unwrap()), "a1a8");
+    assert_eq!(r.score, Score::Mate(1));
+    // WAC.001: Qg6 and mate next move.
+    let (pos, r) = search(
+        "chess",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        depth(6),
+    );
+    assert_eq!(pos.move_text(r.best.unwrap()), "g3g6");
+    assert_eq!(r.score, Score::Mate(2));
+    // The side to move is mated in one whatever it does.
+    let (_, r) = search("chess", "7k/8/8/8/8/8/5q2/6K1 w - - 0 1", depth(5));
+    assert!(matches!(r.score, Score::Cp(_) | Score::Mate(_)));
+    let (_, r) = search("chess", "k7/8/1K6/8/8/8/8/7R b - - 0 1", depth(5));
+    assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn positions_without_moves_score_by_the_variant() {
+    // Checkmated: no move to return, and the loss is reported.
+    let (_, r) = search("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", depth(3));
+    assert!(r.best.is_none());
+    assert_eq!(r.score, Score::Mate(0));
+    // Stalemate is a draw in chess.
+    let (_, r) = search("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth(3));
+    assert!(r.best.is_none());
+    assert_eq!(r.score, Score::Cp(0));
+    // With stalemate a loss for the stalemated side, the same position is lost.
+    let mut reg = Registry::new();
+    reg.load_text(
+        "[stalemateloss:chess]\nstalemateValue = loss\n",
+        "test",
+        ".",
+    )
+    .unwrap();
+    let v = reg.get("stalemateloss").unwrap();
+    let pos = Position::from_fen(&v, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    let eval = VariantEval::new(&v);
+    let r = Searcher::new(8, 1).search(&pos, &depth(3), &eval, &mut Silent);
+    assert_eq!(r.score, Score::Mate(0));
+    // And the stronger side steers into it: Kg6/Qf1 stalemates with Qf7 as surely as it mates.
+    let pos = Position::from_fen(&v, "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1").unwrap();
+    let r = Searcher::new(8, 1).search(&pos, &depth(3), &eval, &mut Silent);
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn draws_by_repetition_and_by_the_move_count_rule() {
+    let v = builtin("chess").unwrap();
+    let eval = VariantEval::new(&v);
+    // The position after 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1 has occurred before; the search
+    // scores a return to it as a draw.
+    let mut pos = Position::startpos(&v);
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        pos.try_play(m).unwrap();
+    }
+    assert_eq!(pos.repetitions(usize::MAX), 1);
+    pos.try_play("f6g8").unwrap();
+    assert_eq!(pos.repetitions(usize::MAX), 2);
+    assert_eq!(pos.repetitions(3), 0);
+    // The n-move rule: one ply before the limit any quiet move draws.
+    let pos = Position::from_fen(&v, "8/8/3k4/8/8/3K4/3Q4/8 w - - 99 80").unwrap();
+    let r = Searcher::new(8, 1).search(&pos, &depth(4), &eval, &mut Silent);
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn game_end_adjudication() {
+    let v = builtin("chess").unwrap();
+    let mut pos = Position::from_fen(&v, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").unwrap();
+    let end = pos.outcome().unwrap();
+    assert_eq!(
+        (end.winner, end.reason),
+        (Some(Color::White), Termination::Checkmate)
+    );
+    let mut pos = Position::from_fen(&v, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(pos.outcome().unwrap().reason, Termination::Stalemate);
+    let mut pos = Position::from_fen(&v, "8/8/3k4/8/8/3K4/3Q4/8 w - - 100 80").unwrap();
+    assert_eq!(pos.outcome().unwrap().reason, Termination::MoveRule);
+    let mut pos = Position::startpos(&v);
+    for _ in 0..2 {
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            assert!(pos.outcome().is_none());
+            pos.try_play(m).unwrap();
+        }
+    }
+    assert_eq!(pos.outcome().unwrap().reason, Termination::Repetition);
+}
+
+#[test]
+fn one_thread_searches_repeat_exactly() {
+    for (variant, fen) in [
+        (
+            "chess",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        ),
+        (
+            "capablanca",
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        ),
+        (
+            "seirawan",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
+        ),
+    ] {
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let (_, a) = search(variant, fen, limits.clone());
+        let (_, b) = search(variant, fen, limits);
+        assert_eq!((a.nodes, a.best), (b.nodes, b.best), "{variant}");
+        assert_eq!(
+            a.nodes, 20_000,
+            "{variant}: node limit is exact with one thread"
+        );
+    }
+}
+
+#[test]
+fn bench_signature_is_stable() {
+    let reg = Registry::new();
+    let mut out = Vec::new();
+    let a = chimera_protocol::bench::run(&reg, 5, 1, &mut out).unwrap();
+    let b = chimera_protocol::bench::run(&reg, 5, 1, &mut Vec::new()).unwrap();
+    assert_eq!(a.nodes, b.nodes);
+    let text = String::from_utf8(out).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with(&format!("{} nodes ", a.nodes)) && last.ends_with(" nps"),
+        "{last}"
+    );
+}
+
+#[test]
+fn lazy_smp_and_stopped_searches_return_legal_moves() {
+    let v = builtin("chess").unwrap();
+    let eval = VariantEval::new(&v);
+    let mut pos = Position::from_fen(
+        &v,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    )
+    .unwrap();
+    let legal = pos.legal_moves();
+    let r = Searcher::new(8, 2).search(&pos, &depth(6), &eval, &mut Silent);
+    assert!(legal.contains(&r.best.unwrap()));
+    for nodes in [1, 2, 50] {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let r = Searcher::new(1, 1).search(&pos, &limits, &eval, &mut Silent);
+        assert!(legal.contains(&r.best.unwrap()), "nodes {nodes}");
+    }
+}
+
+#[test]
+fn every_builtin_variant_searches() {
+    for name in ["chess", "capablanca", "grand", "berolina", "seirawan"] {
+        let v = builtin(name).unwrap();
+        let mut pos = Position::startpos(&v);
+        let (_, r) = search(name, &pos.fen(), depth(4));
+        assert!(pos.legal_moves().contains(&r.best.unwrap()), "{name}");
+    }
+}
