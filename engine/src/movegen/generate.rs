@@ -179,6 +179,10 @@ impl Position {
             let c = self.cell_fast(to).0;
             // Border cells carry both colour bits, so this one test keeps empty and enemy squares.
             if c & us_bit == 0 {
+                if leap.mode == QUIET | CAPTURE {
+                    add(list, to);
+                    continue;
+                }
                 // A move onto the e.p. square by a man who may capture e.p. there is always
                 // the e.p. capture (one move, not a quiet move beside it).
                 if c == 0 && leap.mode & EN_PASSANT != 0 && to == self.st.ep {
