@@ -354,3 +354,32 @@ fn the_published_diagram_reproduces_every_reference_count() {
     }
     assert_eq!(counts_checked, 5, "the reference holds five counts");
 }
+
+/// The command line loads a diagram line with `--diagram`; a bad line is an error, not a panic.
+#[test]
+fn the_command_line_takes_a_diagram() {
+    let data = reference();
+    let line = data.get("diagramParameters").str().to_string();
+    let run = |args: &[&str]| {
+        chimera_protocol::cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(run(&["perft", "1", "--diagram", &line]), 0);
+    assert_ne!(
+        run(&[
+            "perft",
+            "1",
+            "--diagram",
+            "files=8 ranks=8 bogus=1 king:K:K:king:e1,,e8"
+        ]),
+        0
+    );
+    assert_ne!(
+        run(&[
+            "perft",
+            "1",
+            "--diagram",
+            "files=8 ranks=8 king:K:caeK:king:e1,,e8"
+        ]),
+        0
+    );
+}

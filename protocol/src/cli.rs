@@ -28,6 +28,8 @@ commands:
 
 common options:
   --variants FILE     load extra variant definitions (INI, Fairy-Stockfish variants.ini style)
+  --diagram LINE      load an Interactive Diagram parameter line as the variant 'diagram'
+                      (used unless --variant names another)
 ";
 
 /// A parsed command line.
@@ -70,12 +72,15 @@ enum Command {
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Common {
     variant_files: Vec<String>,
+    /// An Interactive Diagram parameter line, loaded as the variant `diagram`.
+    diagram: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     let mut common = Common::default();
     let mut positional: Vec<&str> = Vec::new();
     let mut variant = "chess".to_string();
+    let mut variant_given = false;
     let mut fen = None;
     let mut threads = 1usize;
     let mut depth: Option<u32> = None;
@@ -91,7 +96,11 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         };
         match a {
             "--variants" => common.variant_files.push(value(a)?),
-            "--variant" => variant = value(a)?,
+            "--diagram" => common.diagram = Some(value(a)?),
+            "--variant" => {
+                variant = value(a)?;
+                variant_given = true;
+            }
             "--fen" => fen = Some(value(a)?),
             "--threads" => {
                 let v = value(a)?;
@@ -124,6 +133,10 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
             s => positional.push(s),
         }
         i += 1;
+    }
+    // A diagram given on the command line is the variant unless another is named.
+    if common.diagram.is_some() && !variant_given {
+        variant = "diagram".to_string();
     }
     let command = match positional.as_slice() {
         [] | ["help"] => Command::Help,
@@ -194,6 +207,14 @@ pub fn run(args: &[String]) -> i32 {
     let mut registry = Registry::new();
     for file in &common.variant_files {
         if let Err(errors) = registry.load_file(file) {
+            for e in errors {
+                eprintln!("chimera: {e}");
+            }
+            return 1;
+        }
+    }
+    if let Some(line) = &common.diagram {
+        if let Err(errors) = registry.load_diagram("diagram", line) {
             for e in errors {
                 eprintln!("chimera: {e}");
             }
