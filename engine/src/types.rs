@@ -432,6 +432,9 @@ pub enum MoveKind {
     Sweep,
     /// The mover and the friendly man on `to` exchange places.
     Swap,
+    /// The choice of the files the reserve men wait behind: `from` and `to` are the chosen
+    /// files' first-rank squares (equal with one reserve man); `piece` is the reserve type.
+    Place,
 }
 
 /// One move (one ply): a small copyable value.

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use super::position::{Position, CASTLE_BITS};
+use super::position::{Position, CASTLE_BITS, RESERVE_NONE, RESERVE_PENDING};
 use crate::types::{split_square, Cell, Color, Piece, PieceId, Square};
 use crate::variant::{Variant, VariantRef};
 
@@ -38,6 +38,8 @@ pub enum FenField {
     Fullmove,
     /// The position as a whole (legality of the placement).
     Position,
+    /// The reserve men waiting behind a file (`{...}`).
+    Reserves,
 }
 
 /// A FEN that could not be read, naming the field and the offending token.
@@ -73,6 +75,7 @@ impl fmt::Display for FenError {
             FenField::Halfmove => "halfmove clock",
             FenField::Fullmove => "move number",
             FenField::Position => "position",
+            FenField::Reserves => "reserve field",
         };
         write!(f, "bad {field} '{}': {}", self.token, self.reason)
     }
@@ -116,11 +119,39 @@ pub struct Setup {
     pub halfmove: u16,
     /// The move number.
     pub fullmove: u32,
+    /// The reserve field `{M@g m?}` as tokens, if given (Pioneer's men waiting behind a file).
+    pub reserves: Option<Vec<String>>,
 }
 
 impl Setup {
     /// Reads the syntax of a FEN.
     pub fn parse(text: &str) -> Result<Setup, FenError> {
+        // The reserve field, in braces at the end, may hold spaces: take it off first.
+        let (text, reserves) = match text.find('{') {
+            None => (text, None),
+            Some(open) => {
+                let Some(close) = text[open..].find('}').map(|c| c + open) else {
+                    return Err(FenError::new(
+                        FenField::Reserves,
+                        &text[open..],
+                        "'{' without '}'",
+                    ));
+                };
+                if !text[close + 1..].trim().is_empty() {
+                    return Err(FenError::new(
+                        FenField::Reserves,
+                        &text[close + 1..],
+                        "text after the reserve field",
+                    ));
+                }
+                let tokens = text[open + 1..close]
+                    .split_whitespace()
+                    .filter(|t| *t != "-")
+                    .map(str::to_string)
+                    .collect();
+                (&text[..open], Some(tokens))
+            }
+        };
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::new(FenField::Fields, text, "empty FEN"));
@@ -182,6 +213,7 @@ impl Setup {
             ep,
             halfmove,
             fullmove,
+            reserves,
         })
     }
 }
@@ -492,6 +524,7 @@ impl Position {
         pos.st.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove;
         pos.set_ep_from_setup(setup)?;
+        pos.set_reserves_from_setup(setup)?;
         pos.check_placement()?;
         Ok(pos)
     }
@@ -564,6 +597,63 @@ impl Position {
             self.st.ep_victim = victim;
             let z = &self.variant.zobrist;
             self.st.hash ^= z.ep(passed) ^ z.ep(victim);
+        }
+        Ok(())
+    }
+
+    fn set_reserves_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        let Some(tokens) = &setup.reserves else {
+            return Ok(());
+        };
+        let v = self.variant.clone();
+        let Some(rules) = &v.reserve else {
+            if tokens.is_empty() {
+                return Ok(());
+            }
+            return Err(FenError::new(
+                FenField::Reserves,
+                tokens.join(" "),
+                format!("{} has no reserve men", v.name),
+            ));
+        };
+        let mut used = [0usize; 2];
+        for t in tokens {
+            let bad = |why: &str| FenError::new(FenField::Reserves, t.clone(), why.to_string());
+            if !t.is_ascii() {
+                return Err(bad("expected a letter with @file or ?"));
+            }
+            let letter = t.as_bytes()[0] as char;
+            if letter.to_ascii_uppercase() != v.pieces[rules.piece.index()].letter {
+                return Err(bad("not the reserve piece's letter"));
+            }
+            let color = if letter.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let value = match &t[1..] {
+                "?" => RESERVE_PENDING,
+                f if f.len() == 2 && f.starts_with('@') => {
+                    let file = f.as_bytes()[1].wrapping_sub(b'a');
+                    if file >= v.geometry.files {
+                        return Err(bad("no such file"));
+                    }
+                    let sq = self.reserve_square(color, file);
+                    if !self.cell(sq).is_color(color) {
+                        return Err(bad(
+                            "no man of that side stands on the file's first-rank square",
+                        ));
+                    }
+                    file
+                }
+                _ => return Err(bad("expected a letter with @file or ?")),
+            };
+            let slot = used[color.index()];
+            if slot >= rules.count as usize {
+                return Err(bad("more reserve men than the variant has"));
+            }
+            used[color.index()] += 1;
+            self.set_reserve(color, slot, value);
         }
         Ok(())
     }
@@ -669,6 +759,32 @@ impl Position {
             }
         }
         out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
+        if let Some(rules) = &v.reserve {
+            let letter = v.pieces[rules.piece.index()].letter;
+            let mut tokens = Vec::new();
+            for color in Color::ALL {
+                let l = if color == Color::White {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                for &r in &self.st.reserves[color.index()] {
+                    match r {
+                        RESERVE_NONE => {}
+                        RESERVE_PENDING => tokens.push(format!("{l}?")),
+                        f => tokens.push(format!("{l}@{}", (b'a' + f) as char)),
+                    }
+                }
+            }
+            out.push_str(&format!(
+                " {{{}}}",
+                if tokens.is_empty() {
+                    "-".to_string()
+                } else {
+                    tokens.join(" ")
+                }
+            ));
+        }
         out
     }
 

@@ -1,7 +1,7 @@
 //! Making and unmaking moves: every kind of move becomes a short list of primitive square and
 //! hand edits, recorded on the undo stack together with the saved game state.
 
-use super::position::{Change, Position, Undo, CASTLE_BITS};
+use super::position::{Change, Position, Undo, CASTLE_BITS, RESERVE_NONE, RESERVE_PENDING};
 use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square};
 
 impl Position {
@@ -41,6 +41,45 @@ impl Position {
         }
         self.succeed(victim);
         self.forfeit_gates(sq, victim);
+        self.forfeit_reserve(sq, victim);
+    }
+
+    /// A reserve man waiting behind a file whose first-rank man is captured there, before he
+    /// ever moved, can never enter.
+    fn forfeit_reserve(&mut self, sq: Square, victim: Cell) {
+        let Some(owner) = victim.color() else { return };
+        if self.variant.reserve.is_none() || !victim.is_virgin() {
+            return;
+        }
+        for slot in 0..2 {
+            let file = self.st.reserves[owner.index()][slot];
+            if file < RESERVE_PENDING && self.reserve_square(owner, file) == sq {
+                self.set_reserve(owner, slot, RESERVE_NONE);
+            }
+        }
+    }
+
+    /// Brings in `us`'s reserve men whose entry square the move has just vacated (the man
+    /// standing there left it for the first time, castling included).
+    fn enter_reserves(&mut self, us: Color) {
+        let Some(rules) = &self.variant.reserve else {
+            return;
+        };
+        let piece = Piece {
+            color: us,
+            id: rules.piece,
+        };
+        for slot in 0..2 {
+            let file = self.st.reserves[us.index()][slot];
+            if file >= RESERVE_PENDING {
+                continue;
+            }
+            let sq = self.reserve_square(us, file);
+            if self.cell_fast(sq).is_empty() {
+                self.edit_put(sq, Cell::new(piece, false));
+                self.set_reserve(us, slot, RESERVE_NONE);
+            }
+        }
     }
 
     /// When the man captured on `sq` was his side's last one able to open a gate, the men
@@ -212,11 +251,22 @@ impl Position {
                 irreversible =
                     self.variant.pawn_like & (1 << partner.id().0 | 1 << mover.id().0) != 0;
             }
+            MoveKind::Place => {
+                self.set_reserve(us, 0, self.variant.geometry.file_of(mv.from) as u8);
+                if mv.to != mv.from {
+                    self.set_reserve(us, 1, self.variant.geometry.file_of(mv.to) as u8);
+                }
+            }
             MoveKind::Pass => {}
+        }
+        if self.variant.reserve.is_some() {
+            self.enter_reserves(us);
         }
 
         let lost = |sq: Square| self.rights_mask.get(sq.index()).copied().unwrap_or(0);
-        self.st.castling &= !(lost(mv.from) | lost(mv.to));
+        if mv.kind != MoveKind::Place {
+            self.st.castling &= !(lost(mv.from) | lost(mv.to));
+        }
         if mv.is_castle() {
             self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
         }

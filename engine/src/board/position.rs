@@ -86,7 +86,15 @@ pub struct State {
     pub halfmove: u16,
     /// The part of a multi-part turn that is next (0 in ordinary variants).
     pub phase: u8,
+    /// Per colour and slot, the reserve man waiting to enter (Pioneer): the file he waits
+    /// behind, [`RESERVE_PENDING`] before it is chosen, [`RESERVE_NONE`] when there is none.
+    pub reserves: [[u8; 2]; 2],
 }
+
+/// A reserve slot whose file is still to be chosen.
+pub const RESERVE_PENDING: u8 = 0xFE;
+/// An empty reserve slot (none, entered, or forfeited).
+pub const RESERVE_NONE: u8 = 0xFF;
 
 /// One reversible edit of the board or the hands, recorded so unmake can undo it.
 #[derive(Copy, Clone, Debug)]
@@ -157,6 +165,7 @@ impl Position {
                 ep_victim: Square::NONE,
                 halfmove: 0,
                 phase: 0,
+                reserves: [[RESERVE_NONE; 2]; 2],
             },
             fullmove: 1,
             castle_rook: [Square::NONE; 4],
@@ -278,6 +287,32 @@ impl Position {
             }
         }
         out
+    }
+
+    /// The square where `color`'s reserve man waiting behind `file` enters: that file's square
+    /// on `color`'s first rank.
+    pub fn reserve_square(&self, color: Color, file: u8) -> Square {
+        let g = &self.variant.geometry;
+        let rank = if color == Color::White {
+            0
+        } else {
+            g.ranks as usize - 1
+        };
+        g.square(0, file as usize, rank)
+    }
+
+    /// Sets a reserve slot, keeping the hash in step.
+    pub(crate) fn set_reserve(&mut self, color: Color, slot: usize, value: u8) {
+        let z = &self.variant.zobrist;
+        let old = self.st.reserves[color.index()][slot];
+        self.st.hash ^= z.reserve(color.index(), slot, old) ^ z.reserve(color.index(), slot, value);
+        self.st.reserves[color.index()][slot] = value;
+    }
+
+    /// True when `color` still has to choose where its reserve men wait.
+    #[inline]
+    pub fn reserve_pending(&self, color: Color) -> bool {
+        self.st.reserves[color.index()].contains(&RESERVE_PENDING)
     }
 
     /// The number of `color`'s royal men on the board.
@@ -458,6 +493,11 @@ impl Position {
         h ^= z.castling(self.st.castling);
         if self.st.ep != Square::NONE {
             h ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
+        }
+        for color in Color::ALL {
+            for (slot, &r) in self.st.reserves[color.index()].iter().enumerate() {
+                h ^= z.reserve(color.index(), slot, r);
+            }
         }
         h ^ z.phase(self.st.phase)
     }

@@ -49,6 +49,10 @@ impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
         let us = self.side;
+        if self.variant.reserve.is_some() && self.reserve_pending(us) {
+            self.generate_placements(list);
+            return;
+        }
         let mut pass = false;
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
@@ -478,6 +482,81 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The choices of the files the side to move's reserve men will wait behind: one file, or
+    /// two different files (with two men), never the king's file together with a rook's when
+    /// the variant forbids it. These are the side's only moves until it has chosen.
+    pub(crate) fn generate_placements(&self, list: &mut MoveList) {
+        let Some(rules) = &self.variant.reserve else {
+            return;
+        };
+        let us = self.side;
+        let files = self.variant.geometry.files;
+        let square = |f: u8| self.reserve_square(us, f);
+        let king_file = self.castle_king[us.index()];
+        let rook_files: Vec<Square> = self
+            .castle_rook
+            .iter()
+            .copied()
+            .filter(|&r| r != Square::NONE && self.cell_fast(r).is_color(us))
+            .collect();
+        // The men standing on the first rank at the start: king and rooks by their squares.
+        let king_or_rook = |a: Square, b: Square| {
+            let is_king = |s: Square| s == king_file || self.start_man_is(s, us, true);
+            let is_rook = |s: Square| rook_files.contains(&s) || self.start_man_is(s, us, false);
+            is_king(a) && is_rook(b) || is_king(b) && is_rook(a)
+        };
+        for a in 0..files {
+            if rules.count == 1 {
+                push(
+                    list,
+                    Move::with(
+                        square(a),
+                        square(a),
+                        MoveKind::Place,
+                        Square::NONE,
+                        rules.piece.0,
+                    ),
+                );
+                continue;
+            }
+            for b in a + 1..files {
+                if rules.king_rook_exclusive && king_or_rook(square(a), square(b)) {
+                    continue;
+                }
+                push(
+                    list,
+                    Move::with(
+                        square(a),
+                        square(b),
+                        MoveKind::Place,
+                        Square::NONE,
+                        rules.piece.0,
+                    ),
+                );
+            }
+        }
+    }
+
+    /// True when the start position has `color`'s castling king (`king`) or one of its castling
+    /// rooks (`!king`) on `sq`.
+    fn start_man_is(&self, sq: Square, color: Color, king: bool) -> bool {
+        let Some(rules) = &self.variant.castling else {
+            return false;
+        };
+        let c = self
+            .variant
+            .start_board
+            .get(sq.index())
+            .copied()
+            .unwrap_or(Cell::EMPTY);
+        c.is_color(color)
+            && if king {
+                c.id() == rules.king
+            } else {
+                rules.rooks & (1 << c.id().0) != 0
+            }
     }
 
     /// True when `sq` is attacked by a man of colour `by` (pins ignored; e.p. not counted).

@@ -159,7 +159,9 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        if !self.royals_protected(self.side) {
+        if !self.royals_protected(self.side)
+            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
+        {
             self.generate_pseudo_legal(list);
             return;
         }
@@ -209,6 +211,9 @@ impl Position {
     /// The number of legal moves, counted without listing the moves of men whose moves are all
     /// legal (perft's last ply).
     pub fn count_legal(&mut self) -> u64 {
+        if self.variant.reserve.is_some() && self.reserve_pending(self.side) {
+            return self.legal_moves().len() as u64;
+        }
         let guard = match self.guard() {
             Some(g) if self.variant.checking && !g.in_check && self.variant.gating.is_none() => g,
             _ => return self.legal_moves().len() as u64,

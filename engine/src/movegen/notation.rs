@@ -38,6 +38,16 @@ impl Position {
         let lower = |id: u8| self.variant.pieces[id as usize].letter.to_ascii_lowercase();
         match mv.kind {
             MoveKind::Pass => "0000".to_string(),
+            MoveKind::Place => {
+                // The reserve man's letter, `@`, the file: `M@g`, or `M@b,M@g` for two.
+                let letter = self.variant.pieces[mv.piece as usize].letter;
+                let file = |sq: Square| (b'a' + g.file_of(sq) as u8) as char;
+                if mv.to == mv.from {
+                    format!("{letter}@{}", file(mv.from))
+                } else {
+                    format!("{letter}@{},{letter}@{}", file(mv.from), file(mv.to))
+                }
+            }
             MoveKind::Drop => format!(
                 "{}@{}",
                 self.variant.pieces[mv.piece as usize].letter,
@@ -151,6 +161,21 @@ impl Position {
         let g = &self.variant.geometry;
         let is_piece =
             |c: char| c.is_ascii_alphabetic() && self.variant.piece_by_letter(c).is_some();
+        if self.variant.reserve.is_some() && t.contains('@') {
+            // A file choice for reserve men: `M@g` or `M@b,M@g`.
+            let files = self.variant.geometry.files;
+            let choice = t.split(',').all(|part| {
+                let b = part.as_bytes();
+                b.len() == 3
+                    && is_piece(b[0] as char)
+                    && b[1] == b'@'
+                    && b[2].is_ascii_lowercase()
+                    && b[2] - b'a' < files
+            });
+            if choice {
+                return true;
+            }
+        }
         if let Some((piece, square)) = t.split_once('@') {
             let mut letters = piece.trim_start_matches('+').chars();
             return matches!((letters.next(), letters.next()), (Some(c), None) if is_piece(c))

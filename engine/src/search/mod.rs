@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a principal variation search
 //! with quiescence, sharing a lock-free transposition table between Lazy SMP threads.
 //!
+//! - `see`: static exchange evaluation, for move ordering and quiescence pruning;
 //! - `tt`: the transposition table;
 //! - `time`: turning clock limits into a soft and a hard deadline;
 //! - `worker`: one thread's alpha-beta search, move ordering and histories.
@@ -8,6 +9,7 @@
 //! The engine never prints: every result goes through the [`SearchReport`] trait, and scores
 //! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
 
+pub mod see;
 pub mod time;
 pub mod tt;
 mod worker;

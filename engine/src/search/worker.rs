@@ -4,6 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
+use super::see::{see, SeeValues};
 use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
 use super::{
     game_value, Evaluator, IterationInfo, Score, SearchReport, Shared, Value, INFINITE, MATE,
@@ -37,6 +38,8 @@ const NULL_MOVE: Move = Move {
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
+/// Captures that lose material by static exchange go after every quiet move.
+const SCORE_BAD_CAPTURE: i32 = 1 << 26;
 const HISTORY_MAX: i32 = 1 << 14;
 
 /// Ordering scores, one per move of a [`MoveList`].
@@ -77,6 +80,9 @@ pub(crate) struct Worker<'a> {
     /// Mover colour with the bits of the variant that the node code asks about.
     checking: bool,
     royal_mask: bool,
+    /// Piece values per type, read once from the evaluator.
+    values: Vec<Value>,
+    see_values: SeeValues,
 }
 
 impl<'a> Worker<'a> {
@@ -95,6 +101,10 @@ impl<'a> Worker<'a> {
                 *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
             }
         }
+        let values = (0..v.num_pieces())
+            .map(|i| eval.piece_value(crate::types::PieceId(i as u8)))
+            .collect();
+        let see_values = SeeValues::new(&pos, |id| eval.piece_value(id));
         Worker {
             id,
             pos,
@@ -115,6 +125,8 @@ impl<'a> Worker<'a> {
             lmr,
             checking: v.checking,
             royal_mask: v.royal_mask != 0,
+            values,
+            see_values,
         }
     }
 
@@ -275,6 +287,23 @@ impl<'a> Worker<'a> {
         }
     }
 
+    #[inline]
+    fn value(&self, id: crate::types::PieceId) -> Value {
+        self.values.get(id.index()).copied().unwrap_or(0)
+    }
+
+    /// The static exchange value of `mv`, when SEE can judge it.
+    #[inline]
+    fn see(&self, mv: Move) -> Option<Value> {
+        see(&self.pos, &self.see_values, mv)
+    }
+
+    /// True when SEE cannot judge this variant's captures.
+    #[inline]
+    fn see_values_unusable(&self) -> bool {
+        !self.pos.variant().simple_attacks
+    }
+
     /// Ordering scores for `moves`, in the same order.
     fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
         let side = self.pos.side_to_move();
@@ -282,14 +311,19 @@ impl<'a> Worker<'a> {
             scores.push(if tt_key != 0 && move_key(mv) == tt_key {
                 SCORE_TT
             } else if let Some(victim) = self.pos.captured_piece(mv) {
-                let attacker = self
-                    .pos
-                    .moved_piece(mv)
-                    .map_or(0, |p| self.eval.piece_value(p));
-                SCORE_CAPTURE + self.eval.piece_value(victim) * 16 - attacker / 16
-                    + mv.promotion().map_or(0, |p| self.eval.piece_value(p))
+                match self.see(mv) {
+                    Some(s) if s < 0 => SCORE_BAD_CAPTURE + s,
+                    _ => {
+                        let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
+                        SCORE_CAPTURE + self.value(victim) * 16 - attacker / 16
+                            + mv.promotion().map_or(0, |p| self.value(p))
+                    }
+                }
             } else if let Some(p) = mv.promotion() {
-                SCORE_CAPTURE + self.eval.piece_value(p) - 200
+                match self.see(mv) {
+                    Some(s) if s < 0 => SCORE_BAD_CAPTURE + s,
+                    _ => SCORE_CAPTURE + self.value(p) - 200,
+                }
             } else if mv == self.killers[ply][0] {
                 SCORE_KILLER + 1
             } else if mv == self.killers[ply][1] {
@@ -642,18 +676,15 @@ impl<'a> Worker<'a> {
             // capture may be a mate).
             let mut doubtful = false;
             if !in_check && tactical {
-                let victim = self
-                    .pos
-                    .captured_piece(mv)
-                    .map_or(0, |p| self.eval.piece_value(p));
-                let promo = mv.promotion().map_or(0, |p| self.eval.piece_value(p));
+                let victim = self.pos.captured_piece(mv).map_or(0, |p| self.value(p));
+                let promo = mv.promotion().map_or(0, |p| self.value(p));
                 if promo == 0 && stand_pat + victim + 200 <= alpha {
                     doubtful = true;
-                } else {
-                    let attacker = self
-                        .pos
-                        .moved_piece(mv)
-                        .map_or(0, |p| self.eval.piece_value(p));
+                } else if scores[i] < 0 {
+                    // Ordered below zero only when SEE says the exchange loses material.
+                    doubtful = true;
+                } else if self.see_values_unusable() {
+                    let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
                     doubtful =
                         promo == 0 && attacker > victim + 50 && self.pos.is_attacked(mv.to, them);
                 }

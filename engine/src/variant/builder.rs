@@ -12,7 +12,10 @@ use super::config::{
 };
 use super::tables::{AttackTables, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
-use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, Variant, VariantRef};
+use super::{
+    CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules, Variant,
+    VariantRef,
+};
 use crate::board::fen::{self, Setup};
 use crate::board::Position;
 use crate::types::{Cell, Color, Geometry, PieceId, MAX_PIECE_TYPES};
@@ -101,6 +104,9 @@ const RULE_KEYS: &[&str] = &[
     "dropRuleValuable",
     "hurdleTypes",
     "bareKingStalemateValue",
+    "reservePieceType",
+    "reserveCount",
+    "reserveKingRookExclusive",
     "pieceDrops",
     "capturesToHand",
     "checking",
@@ -362,6 +368,40 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
             }
         },
     };
+    let reserve = match s.get("reservePieceType") {
+        None => None,
+        Some(e) => {
+            let id = parse_piece_letters(&e.value)
+                .and_then(|l| letter_ids(&pieces, &l))
+                .map_err(|r| e.error(r))
+                .and_then(|ids| match ids.as_slice() {
+                    [one] => Ok(*one),
+                    _ => Err(e.error("give one piece letter")),
+                });
+            let count = errs
+                .take(s.get_with("reserveCount", parse_uint))
+                .flatten()
+                .unwrap_or(1);
+            let exclusive = errs
+                .take(s.get_with("reserveKingRookExclusive", parse_bool))
+                .flatten()
+                .unwrap_or(true);
+            match (errs.take(id), count) {
+                (Some(piece), 1 | 2) => Some(ReserveRules {
+                    piece,
+                    count: count as u8,
+                    king_rook_exclusive: exclusive,
+                }),
+                (Some(_), _) => {
+                    if let Some(c) = s.peek("reserveCount") {
+                        errs.0.push(c.error("1 or 2 reserve men"));
+                    }
+                    None
+                }
+                (None, _) => None,
+            }
+        }
+    };
     let bare_king_stalemate = errs
         .take(s.get_with("bareKingStalemateValue", parse_value))
         .flatten()
@@ -441,6 +481,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         promotion,
         ep_types: pawn_types,
         gating,
+        reserve,
         drops,
         drop_types,
         drop_rule,

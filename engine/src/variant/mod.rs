@@ -99,6 +99,21 @@ pub struct CastlingRules {
     pub rooks: PieceMask,
 }
 
+/// Reserve men (Pioneer Chess): each side keeps one or two men of one type off the board, each
+/// waiting behind a file chosen by the side's first move; a man enters on his file's first-rank
+/// square, as part of the move, when the man standing there first leaves it (castling included),
+/// and is lost when that man is captured there first.
+#[derive(Clone, Debug)]
+pub struct ReserveRules {
+    /// The reserve men's type (`reservePieceType`).
+    pub piece: PieceId,
+    /// Reserve men per side, 1 or 2 (`reserveCount`).
+    pub count: u8,
+    /// With two: the king's file may not be chosen together with a rook's file
+    /// (`reserveKingRookExclusive`).
+    pub king_rook_exclusive: bool,
+}
+
 /// A named restriction on drops (`dropRule`), for rules no declarative key covers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DropRule {
@@ -160,6 +175,8 @@ pub struct Variant {
     pub ep_types: PieceMask,
     /// Gating from the hand (S-Chess), if the variant has it.
     pub gating: Option<GatingRules>,
+    /// Reserve men that wait behind a file (Pioneer), if the variant has them.
+    pub reserve: Option<ReserveRules>,
     /// Men in hand may be dropped as a whole move.
     pub drops: bool,
     /// The types that may be dropped (`dropPieceTypes`; all by default).

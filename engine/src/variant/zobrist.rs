@@ -22,6 +22,7 @@ pub struct Zobrist {
     castling: [u64; 16],
     hand: Vec<u64>,
     phase: [u64; 4],
+    reserve: Vec<u64>,
 }
 
 impl Zobrist {
@@ -42,7 +43,9 @@ impl Zobrist {
         }
         let hand = take(2 * MAX_PIECE_TYPES * (MAX_HAND_COUNT + 1));
         let ph = take(4);
+        let reserve = take(2 * 2 * 17);
         Zobrist {
+            reserve,
             cells,
             piece,
             virgin,
@@ -86,6 +89,17 @@ impl Zobrist {
         }
         let c = (count as usize).min(MAX_HAND_COUNT);
         self.hand[colored_index * (MAX_HAND_COUNT + 1) + c]
+    }
+
+    /// The key of a reserve slot's value (a file 0..15, 0xFE pending; 0xFF none has key 0).
+    #[inline(always)]
+    pub fn reserve(&self, color: usize, slot: usize, value: u8) -> u64 {
+        let v = match value {
+            0xFF => return 0,
+            0xFE => 16,
+            f => (f as usize).min(15),
+        };
+        self.reserve[(color * 2 + slot) * 17 + v]
     }
 
     /// The key of a turn phase (0 = none).
