@@ -1,0 +1,137 @@
+//! Pioneer Chess (RULES.md section 3): the reference counts of tests/data/seed-start-perft.json
+//! and hand-built positions for entry (by a move, by castling), forfeit, the two-piece file
+//! restriction, the reserve FEN field and the placement notation. `M` is the Mastodon (KAD).
+
+use chimera_engine::variant::builtin;
+use chimera_engine::{MoveKind, Position, VariantRef};
+
+fn pioneer(name: &str) -> VariantRef {
+    builtin(name).unwrap_or_else(|| panic!("{name} is built in"))
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn perft(fen: &str, depth: u32) -> u64 {
+    Position::from_fen(&pioneer("pioneer"), fen)
+        .unwrap()
+        .perft(depth)
+}
+
+/// The reference's three series: from the very start (the file choices are plies of their own:
+/// 8 for White, 8 for Black, then chess), and with the files already chosen.
+#[test]
+fn the_reference_counts() {
+    let mut start = Position::startpos(&pioneer("pioneer"));
+    assert_eq!(
+        (1..=5).map(|d| start.perft(d)).collect::<Vec<_>>(),
+        [8, 64, 1280, 25600, 569728]
+    );
+    let g_b = format!("{START} {{M@g m@b}}");
+    assert_eq!(
+        (1..=5).map(|d| perft(&g_b, d)).collect::<Vec<_>>(),
+        [20, 400, 8902, 197283, 4887048]
+    );
+    let e_h = format!("{START} {{M@e m@h}}");
+    assert_eq!(
+        (1..=5).map(|d| perft(&e_h, d)).collect::<Vec<_>>(),
+        [20, 400, 8902, 197281, 4867797]
+    );
+}
+
+/// The Mastodon waiting behind g enters g1 as the knight leaves it, as part of the move.
+#[test]
+fn the_reserve_man_enters_when_the_first_rank_man_leaves() {
+    let v = pioneer("pioneer");
+    let mut p = Position::from_fen(&v, &format!("{START} {{M@g m@b}}")).unwrap();
+    p.try_play("g1f3").unwrap();
+    assert!(
+        p.fen()
+            .starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBMR b KQkq - 1 1 {m@b}"),
+        "{}",
+        p.fen()
+    );
+    p.unmake_move();
+    assert_eq!(p.fen(), format!("{START} {{M@g m@b}}"));
+}
+
+/// Behind the king (e) or the castling rook (h): castling brings the man in on the square the
+/// king or the rook left.
+#[test]
+fn castling_brings_the_reserve_man_in() {
+    let v = pioneer("pioneer");
+    let base = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let mut p = Position::from_fen(&v, &format!("{base} {{M@e m@a}}")).unwrap();
+    p.try_play("e1g1").unwrap();
+    assert!(
+        p.fen()
+            .starts_with("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3MRK1 b kq"),
+        "{}",
+        p.fen()
+    );
+    let mut p = Position::from_fen(&v, &format!("{base} {{M@h m@a}}")).unwrap();
+    p.try_play("e1g1").unwrap();
+    assert!(
+        p.fen()
+            .starts_with("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RKM b kq"),
+        "{}",
+        p.fen()
+    );
+    // Black castles long with his man behind a: it enters a8.
+    p.try_play("e8c8").unwrap();
+    assert!(p.fen().starts_with("m1kr3r/"), "{}", p.fen());
+}
+
+/// When the man on the entry square is captured there before he moves, the reserve man is lost.
+#[test]
+fn capturing_the_first_rank_man_forfeits_the_reserve() {
+    let v = pioneer("pioneer");
+    let mut p = Position::from_fen(&v, "1n2k3/8/8/8/8/8/8/R3K3 w - - 0 1 {M@e m@b}").unwrap();
+    p.try_play("a1a8").unwrap();
+    p.try_play("e8d7").unwrap();
+    p.try_play("a8b8").unwrap();
+    assert!(p.fen().ends_with("{M@e}"), "{}", p.fen());
+}
+
+/// Two reserve men: the placement names two different files, never the king's file with a
+/// rook's: 28 pairs of files minus (a, e) and (e, h).
+#[test]
+fn two_reserve_men_choose_two_files() {
+    let mut p = Position::startpos(&pioneer("pioneer-two"));
+    let moves = p.legal_moves();
+    assert_eq!(moves.len(), 26);
+    assert!(moves.iter().all(|m| m.kind == MoveKind::Place));
+    let texts: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
+    assert!(texts.contains(&"M@b,M@g".to_string()));
+    assert!(!texts.contains(&"M@a,M@e".to_string()) && !texts.contains(&"M@e,M@h".to_string()));
+    p.try_play("M@b,M@g").unwrap();
+    p.try_play("m@a,m@c").unwrap();
+    assert!(p.fen().ends_with("{M@b M@g m@a m@c}"), "{}", p.fen());
+}
+
+/// Placement moves read and write as `M@g`; a bad choice is an error and changes nothing.
+#[test]
+fn placement_notation() {
+    let mut p = Position::startpos(&pioneer("pioneer"));
+    assert!(p.try_play("M@i").is_err());
+    assert!(p.try_play("N@g").is_err());
+    assert!(p.try_play("e2e4").is_err(), "the file is chosen first");
+    p.try_play("M@d").unwrap();
+    assert!(p.fen().ends_with("{M@d m?}"), "{}", p.fen());
+    // Every extra-piece variant plays: a few plies each.
+    for name in [
+        "pioneer-chancellor",
+        "pioneer-archbishop",
+        "pioneer-amazon",
+        "pioneer-camel",
+        "pioneer-kwagga",
+        "pioneer-consul",
+        "pioneer-adjutant",
+        "pioneer-llama",
+        "pioneer-alpaca",
+        "pioneer-guanaco",
+        "pioneer-vicuna",
+    ] {
+        let mut p = Position::startpos(&pioneer(name));
+        assert_eq!(p.perft(3), 1280, "{name}");
+    }
+}
