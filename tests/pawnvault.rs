@@ -3,6 +3,8 @@
 //! expected moves worked out beside them. Letters: P FIDE pawn, O Berolina pawn, T castellan,
 //! D dragon (bishop + knight), H hero (rook + knight).
 
+mod common;
+
 use chimera_engine::variant::builtin;
 use chimera_engine::{Color, MoveKind, Position, VariantRef};
 
@@ -186,4 +188,13 @@ fn pawns_and_the_castellan_promote_to_the_hero_only() {
             .all(|t| t.ends_with('h')),
         "{m:?}"
     );
+}
+
+/// Random games keep the position consistent, and meet vaults' gates, drops and e.p.
+#[test]
+fn random_games_keep_the_position_consistent() {
+    let kinds = common::random_games_stay_consistent(&pv(), 11, 6, 80);
+    for kind in ["Gate", "Drop", "Normal"] {
+        assert!(kinds.contains(kind), "no {kind}: {kinds:?}");
+    }
 }

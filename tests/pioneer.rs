@@ -2,6 +2,8 @@
 //! and hand-built positions for entry (by a move, by castling), forfeit, the two-piece file
 //! restriction, the reserve FEN field and the placement notation. `M` is the Mastodon (KAD).
 
+mod common;
+
 use chimera_engine::variant::builtin;
 use chimera_engine::{MoveKind, Position, VariantRef};
 
@@ -133,5 +135,17 @@ fn placement_notation() {
     ] {
         let mut p = Position::startpos(&pioneer(name));
         assert_eq!(p.perft(3), 1280, "{name}");
+    }
+}
+
+/// Random games of every Pioneer variant keep the position consistent, and meet placements.
+#[test]
+fn random_games_keep_the_position_consistent() {
+    for name in ["pioneer", "pioneer-two", "pioneer-amazon", "pioneer-vicuna"] {
+        let kinds = common::random_games_stay_consistent(&pioneer(name), 7, 4, 60);
+        assert!(
+            kinds.contains("Place") && kinds.contains("Castle"),
+            "{name}: {kinds:?}"
+        );
     }
 }

@@ -656,8 +656,9 @@ fn random_games_other_builtins() {
             .pieces
             .iter()
             .any(|p| !p.moves[0].programs.is_empty())
+            || variant.reserve.is_some()
         {
-            continue; // nor multi-leg moves (tests/vanguard_rules.rs plays those games)
+            continue; // nor multi-leg moves or reserve men (tests/common/mod.rs plays those)
         }
         let plan = Plan {
             start_games: 4,
