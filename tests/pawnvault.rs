@@ -198,3 +198,57 @@ fn random_games_keep_the_position_consistent() {
         assert!(kinds.contains(kind), "no {kind}: {kinds:?}");
     }
 }
+
+/// Stalemating a bare king wins: Black's king on a8 with nothing else, no move and not in
+/// check, has lost; with a pawn left, the same stalemate is a draw.
+#[test]
+fn stalemating_a_bare_king_wins() {
+    let mut bare = pos("k7/2Q5/1K6/8/8/8/8/8[] b - - 0 1");
+    let end = bare.outcome().expect("the game is over");
+    assert_eq!(end.winner, Some(Color::White), "{end}");
+    let mut with_pawn = pos("k7/2Q5/1K6/8/8/8/7p/8[] b - - 0 1");
+    assert!(with_pawn.legal_moves().len() > 0);
+    let mut blocked = pos("k7/2Q5/1K6/8/8/7p/7P/8[] b - - 0 1");
+    let end = blocked.outcome().expect("stalemate");
+    assert_eq!(end.winner, None, "{end}");
+}
+
+/// Bad drops and gatings are errors and leave the position alone: a dragon onto an occupied
+/// square or a forbidden one, a castellan drop (it only enters by gating), gating the dragon,
+/// gating from a piece that is not a pawn on its original square.
+#[test]
+fn bad_drops_and_gatings_are_rejected() {
+    let mut p = Position::startpos(&pv());
+    let before = p.fen();
+    for bad in ["D@e2", "D@e4", "T@e4", "e2e4d", "g1f3t", "b1c3t"] {
+        assert!(p.try_play(bad).is_err(), "{bad} was accepted");
+        assert_eq!(p.fen(), before);
+    }
+    assert!(p.try_play("e2e4t").is_ok());
+}
+
+/// The looser reading of the drop rule (ambiguity 9) as a variant option: dropping the dragon
+/// where it attacks a protected enemy pawn is allowed there, not in the strict rule.
+#[test]
+fn the_loose_drop_rule_is_an_option() {
+    let mut r = chimera_engine::variant::Registry::new();
+    r.load_text(
+        "[pawnvault-loose:pawnvault]\ndropRule = pawnvault-loose\n",
+        "loose.ini",
+        "test",
+    )
+    .unwrap();
+    let loose = r.get("pawnvault-loose").unwrap();
+    // Black's pawn c7 is protected by his king on d8; a dragon on e5 attacks c7 through d6
+    // (and nothing else: its knight leaps reach d7, f7, c6, g6, c4, g4, d3, f3).
+    let fen = "3k4/2p5/8/8/8/8/8/4K3[D] w - - 0 1";
+    let drops = |v: &VariantRef| {
+        let mut p = Position::from_fen(v, fen).unwrap();
+        p.legal_moves().iter().any(|&m| p.move_text(m) == "D@e5")
+    };
+    assert!(
+        !drops(&pv()),
+        "strict: attacking any enemy man is forbidden"
+    );
+    assert!(drops(&loose), "loose: a protected pawn may be attacked");
+}
