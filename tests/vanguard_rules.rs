@@ -4,6 +4,8 @@
 //! must differ. Letters: see the built-in variant file (K king, J prince, Q queen, A princess,
 //! W wizard, H helepolis, P pawn, R rook).
 
+mod common;
+
 use chimera_engine::variant::{builtin, Registry};
 use chimera_engine::{Position, VariantRef};
 
@@ -190,52 +192,10 @@ fn the_moved_marker_keeps_first_move_rights_apart() {
 }
 
 /// Seeded random Vanguard games (the reference generator of tests/props.rs knows no multi-leg
-/// moves, so these check the engine against itself): at every ply every legal move is made and
-/// unmade and must restore the position exactly; the incremental hash equals a recomputation;
-/// the FEN reads back to the same position; counting the legal moves agrees with listing them.
+/// moves): see tests/common/mod.rs; every kind of multi-leg move must be met.
 #[test]
 fn random_games_keep_the_position_consistent() {
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
-    let v = vanguard();
-    let mut rng = SmallRng::seed_from_u64(2023);
-    let mut kinds = std::collections::BTreeSet::new();
-    for _game in 0..6 {
-        let mut pos = Position::startpos(&v);
-        for _ply in 0..120 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            assert_eq!(pos.count_legal(), moves.len() as u64, "{}", pos.fen());
-            let (fen, hash) = (pos.fen(), pos.hash());
-            for &m in moves.iter() {
-                kinds.insert(format!("{:?}", m.kind));
-                let before = pos.clone();
-                pos.make_move(m);
-                assert!(
-                    pos.validate().is_ok(),
-                    "{fen}: {} broke the position",
-                    before.move_text(m)
-                );
-                let back = Position::from_fen(&v, &pos.fen()).unwrap();
-                assert_eq!(
-                    back.fen(),
-                    pos.fen(),
-                    "FEN round trip after {}",
-                    before.move_text(m)
-                );
-                pos.unmake_move();
-                assert!(
-                    pos.same_state(&before),
-                    "{fen}: unmaking {} did not restore it",
-                    before.move_text(m)
-                );
-            }
-            assert_eq!((pos.fen(), pos.hash()), (fen, hash));
-            pos.make_move(moves[rng.gen_range(0..moves.len())]);
-        }
-    }
+    let kinds = common::random_games_stay_consistent(&vanguard(), 2023, 3, 90);
     for kind in ["Normal", "Locust", "Sweep", "Swap", "Pass"] {
         assert!(kinds.contains(kind), "no {kind} move was met: {kinds:?}");
     }

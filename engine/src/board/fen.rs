@@ -370,18 +370,7 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                     moved,
                     ..
                 } => {
-                    let Some(id) = variant.piece_by_letter(letter) else {
-                        return Err(FenError::new(
-                            FenField::Board,
-                            letter.to_string(),
-                            format!("no such piece in {}", variant.name),
-                        ));
-                    };
-                    let color = if letter.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
+                    let Piece { color, id } = piece_of_letter(variant, letter, FenField::Board)?;
                     let display_file = if second_board && g.boards > 1 {
                         file + g.files as usize
                     } else {
@@ -431,6 +420,23 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
         }
     }
     Ok((men, moved_marks))
+}
+
+/// The man a FEN letter stands for: the variant's piece, White's in upper case.
+fn piece_of_letter(variant: &Variant, letter: char, field: FenField) -> Result<Piece, FenError> {
+    let Some(id) = variant.piece_by_letter(letter) else {
+        return Err(FenError::new(
+            field,
+            letter.to_string(),
+            format!("no such piece in {}", variant.name),
+        ));
+    };
+    let color = if letter.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Ok(Piece { color, id })
 }
 
 fn rank_text(tokens: &[BoardToken]) -> String {
@@ -497,18 +503,7 @@ impl Position {
                 ));
             }
             for &letter in hand {
-                let Some(id) = v.piece_by_letter(letter) else {
-                    return Err(FenError::new(
-                        FenField::Hand,
-                        letter.to_string(),
-                        format!("no such piece in {}", v.name),
-                    ));
-                };
-                let color = if letter.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let Piece { color, id } = piece_of_letter(v, letter, FenField::Hand)?;
                 pos.hand_add(color, id);
             }
         }
