@@ -207,7 +207,7 @@ fn stalemating_a_bare_king_wins() {
     let end = bare.outcome().expect("the game is over");
     assert_eq!(end.winner, Some(Color::White), "{end}");
     let mut with_pawn = pos("k7/2Q5/1K6/8/8/8/7p/8[] b - - 0 1");
-    assert!(with_pawn.legal_moves().len() > 0);
+    assert!(!with_pawn.legal_moves().is_empty());
     let mut blocked = pos("k7/2Q5/1K6/8/8/7p/7P/8[] b - - 0 1");
     let end = blocked.outcome().expect("stalemate");
     assert_eq!(end.winner, None, "{end}");

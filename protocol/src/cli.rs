@@ -1,4 +1,5 @@
-//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`.
+//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`, and
+//! the GUI protocols (`chimera` alone, `chimera uci`, `chimera xboard`).
 //! Arguments are parsed into a typed command first, then run; every error is a message on
 //! standard error and a non-zero exit code, never a panic.
 
@@ -9,9 +10,13 @@ use chimera_engine::variant::Registry;
 use chimera_engine::Position;
 
 const USAGE: &str = "\
-usage: chimera <command> [options]
+usage: chimera [<command>] [options]
+
+With no command, Chimera speaks a GUI protocol on standard input and output: the first line
+selects it (`uci` for UCI, `xboard` for XBoard/CECP v2).
 
 commands:
+  uci | xboard        start that protocol at once
   perft DEPTH [--variant V] [--fen FEN] [--threads N]
                       count the legal move paths of length DEPTH, split by root move
   variants            list the variants this engine knows
@@ -66,6 +71,8 @@ enum Command {
         file: String,
     },
     Help,
+    /// A GUI protocol: UCI or XBoard, or chosen by the first input line.
+    Protocol(Option<&'static str>),
 }
 
 /// Options that every command accepts.
@@ -139,7 +146,10 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         variant = "diagram".to_string();
     }
     let command = match positional.as_slice() {
-        [] | ["help"] => Command::Help,
+        [] => Command::Protocol(None),
+        ["uci"] => Command::Protocol(Some("uci")),
+        ["xboard"] => Command::Protocol(Some("xboard")),
+        ["help"] => Command::Help,
         ["help", ..] => Command::Help,
         ["perft", depth] => {
             let depth = depth.parse().map_err(|_| format!("bad depth '{depth}'"))?;
@@ -221,9 +231,14 @@ pub fn run(args: &[String]) -> i32 {
             return 1;
         }
     }
+    if let Command::Protocol(dialect) = command {
+        crate::input::run_stdio(registry, dialect);
+        return 0;
+    }
     let out = std::io::stdout();
     let mut out = out.lock();
     let result = match command {
+        Command::Protocol(_) => Ok(()),
         Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
         Command::Variants => list_variants(&registry, &mut out),
         Command::Check { file } => check_file(&registry, &file, &mut out),

@@ -7,4 +7,8 @@ pub mod analyze;
 pub mod bench;
 pub mod cli;
 pub mod epd;
+pub mod input;
 pub mod san;
+pub mod state;
+pub mod uci;
+pub mod xboard;

@@ -1,0 +1,423 @@
+//! The engine state that both GUI dialects (UCI and XBoard) drive: the known variants, the
+//! current variant and position with its move history, the options, the output sink and the
+//! searcher, which runs on a worker thread while the dialect keeps reading commands.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher};
+use chimera_engine::variant::Registry;
+use chimera_engine::{Move, MoveError, Position, VariantRef};
+use chimera_eval::VariantEval;
+
+/// Where protocol lines go. Cloned into the search thread, so a line is written whole and
+/// flushed at once whichever thread writes it; tests capture the lines instead of stdout.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+/// The lines written to a captured [`Output`].
+#[derive(Clone, Default)]
+pub struct Capture(Arc<Mutex<Vec<u8>>>);
+
+struct CaptureWriter(Arc<Mutex<Vec<u8>>>);
+
+impl Write for CaptureWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Capture {
+    /// Removes and returns the lines written so far.
+    pub fn take(&self) -> Vec<String> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let text = String::from_utf8_lossy(&v).into_owned();
+        v.clear();
+        text.lines().map(str::to_string).collect()
+    }
+}
+
+impl Output {
+    /// Lines go to `w`.
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    /// Lines go to standard output.
+    pub fn stdout() -> Output {
+        Output::new(std::io::stdout())
+    }
+
+    /// Lines are kept in memory, for tests.
+    pub fn capture() -> (Output, Capture) {
+        let c = Capture::default();
+        (Output::new(CaptureWriter(c.0.clone())), c)
+    }
+
+    /// Writes one line and flushes it. A GUI that has gone away cannot be told anything, so
+    /// write errors are dropped; the input side notices the closed pipe and ends the session.
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{s}").and_then(|_| w.flush());
+    }
+}
+
+/// What the dialect's main loop receives: an input line, the end of input, or a finished
+/// search.
+pub enum Event {
+    /// One line from the GUI.
+    Line(String),
+    /// The GUI closed its end.
+    Eof,
+    /// A search finished (or was stopped).
+    Done(Box<Finished>),
+}
+
+/// A finished search, with the searcher handed back to the state.
+pub struct Finished {
+    /// The search's number, to tell a current search from an abandoned one.
+    pub id: u64,
+    /// What it found.
+    pub result: SearchResult,
+    /// The position it searched.
+    pub root: Position,
+    searcher: Searcher,
+}
+
+/// The options both dialects expose (UCI `setoption`, XBoard `memory`/`cores`/`option`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines the GUI asked for (the search reports one).
+    pub multipv: u32,
+    /// Whether the GUI may ask for pondering.
+    pub ponder: bool,
+    /// Milliseconds kept back on every clock decision.
+    pub move_overhead: u64,
+    /// Variant files loaded through the option, as given.
+    pub variant_path: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: chimera_engine::search::time::DEFAULT_OVERHEAD_MS,
+            variant_path: String::new(),
+        }
+    }
+}
+
+/// The default table size in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The largest table size accepted, in MB.
+pub const MAX_HASH_MB: usize = 65536;
+/// The most search threads accepted.
+pub const MAX_THREADS: usize = 256;
+
+/// The search that is running, as the dialect sees it.
+#[derive(Clone, Debug)]
+pub struct Running {
+    /// Its number.
+    pub id: u64,
+    /// `go infinite`, `go ponder` or analysis: the result is held back until it is stopped.
+    pub open_ended: bool,
+    /// A stop was requested.
+    pub stopped: bool,
+    /// The dialect will ignore the result (the game moved on while it ran).
+    pub discard: bool,
+}
+
+/// The state shared by both dialects.
+pub struct EngineState {
+    /// Every known variant.
+    pub registry: Registry,
+    /// The current variant.
+    pub variant: VariantRef,
+    /// The evaluator of the current variant.
+    pub eval: Arc<VariantEval>,
+    /// The current position; its move history is the game so far.
+    pub position: Position,
+    /// The options.
+    pub options: Options,
+    /// Where the lines go.
+    pub out: Output,
+    /// The search in progress, if any.
+    pub running: Option<Running>,
+    searcher: Option<Searcher>,
+    stop: Arc<AtomicBool>,
+    generation: Arc<AtomicU64>,
+    hash_dirty: bool,
+    /// Set when the running search has been asked to stop (see [`StopGuard`]).
+    requested: Arc<AtomicBool>,
+    events: Sender<Event>,
+}
+
+/// Passes iterations on to the dialect's report and re-asserts a stop request.
+struct StopGuard<'a> {
+    inner: &'a mut (dyn SearchReport + Send),
+    requested: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+}
+
+impl SearchReport for StopGuard<'_> {
+    fn iteration(&mut self, info: &chimera_engine::search::IterationInfo) {
+        self.inner.iteration(info);
+        if self.requested.load(Ordering::SeqCst) {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+impl EngineState {
+    /// A state playing chess from the start, writing to `out`; finished searches are sent
+    /// to `events`, the channel the dialect's loop reads.
+    pub fn new(registry: Registry, out: Output, events: Sender<Event>) -> EngineState {
+        let variant = registry
+            .get("chess")
+            .or_else(|| registry.names().first().and_then(|n| registry.get(n)))
+            .expect("the registry holds the built-in variants");
+        let options = Options::default();
+        let searcher = Searcher::new(options.hash_mb, options.threads);
+        let stop = searcher.stop_handle();
+        EngineState {
+            eval: Arc::new(VariantEval::new(&variant)),
+            position: Position::startpos(&variant),
+            variant,
+            registry,
+            options,
+            out,
+            running: None,
+            searcher: Some(searcher),
+            stop,
+            generation: Arc::new(AtomicU64::new(0)),
+            hash_dirty: false,
+            requested: Arc::new(AtomicBool::new(false)),
+            events,
+        }
+    }
+
+    /// Switches to the variant `name` (or an alias) at its start position.
+    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        let v = self
+            .registry
+            .get(name)
+            .ok_or_else(|| format!("unknown variant '{name}'"))?;
+        if !Arc::ptr_eq(&v, &self.variant) {
+            self.eval = Arc::new(VariantEval::new(&v));
+        }
+        self.position = Position::startpos(&v);
+        self.variant = v;
+        Ok(())
+    }
+
+    /// Sets up `fen` (or the start position) and plays `moves`. All or nothing: on an error
+    /// the previous position is kept.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let mut pos = match fen {
+            Some(f) => Position::from_fen(&self.variant, f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::startpos(&self.variant),
+        };
+        for m in moves {
+            pos.try_play(m).map_err(|e| e.to_string())?;
+        }
+        self.position = pos;
+        Ok(())
+    }
+
+    /// Plays one move on the current position.
+    pub fn play(&mut self, text: &str) -> Result<Move, MoveError> {
+        self.position.try_play(text)
+    }
+
+    /// Forgets what earlier games taught the searcher.
+    pub fn new_game(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+
+    /// Applies the size and thread options to the searcher (now, or when it comes back from
+    /// a running search).
+    fn apply_options(&mut self, searcher: &mut Searcher, resize: bool) {
+        if resize {
+            searcher.set_hash(self.options.hash_mb);
+        }
+        searcher.set_threads(self.options.threads);
+        searcher.move_overhead = self.options.move_overhead;
+    }
+
+    /// Sets the table size in MB.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
+        match self.searcher.take() {
+            Some(mut s) => {
+                self.apply_options(&mut s, true);
+                self.searcher = Some(s);
+            }
+            // The running search holds the searcher: resize when it comes back.
+            None => self.hash_dirty = true,
+        }
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.clamp(1, MAX_THREADS);
+        if let Some(mut s) = self.searcher.take() {
+            self.apply_options(&mut s, false);
+            self.searcher = Some(s);
+        }
+    }
+
+    /// Loads variant files given as a path list (`:`-separated, `;` on Windows); returns the
+    /// names loaded. Nothing is loaded from a file with an error.
+    pub fn load_variant_path(&mut self, list: &str) -> Result<Vec<String>, String> {
+        let sep = if cfg!(windows) { ';' } else { ':' };
+        let mut names = Vec::new();
+        for path in list.split(sep).map(str::trim).filter(|p| !p.is_empty()) {
+            match self.registry.load_file(path) {
+                Ok(n) => names.extend(n),
+                Err(errors) => {
+                    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                    return Err(text.join("; "));
+                }
+            }
+        }
+        self.options.variant_path = list.to_string();
+        Ok(names)
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Whether the dialect's loop should wait for the running search before reading on: it
+    /// ends by itself, or it has been told to stop.
+    pub fn should_wait(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.open_ended || r.stopped)
+    }
+
+    /// Starts searching the current position on a worker thread; the result comes back as
+    /// [`Event::Done`]. Returns `false` if a search is already running.
+    pub fn start_search(
+        &mut self,
+        limits: Limits,
+        open_ended: bool,
+        mut report: Box<dyn SearchReport + Send>,
+    ) -> bool {
+        let Some(mut searcher) = self.searcher.take() else {
+            return false;
+        };
+        self.apply_options(&mut searcher, false);
+        let id = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        self.running = Some(Running {
+            id,
+            open_ended,
+            stopped: false,
+            discard: false,
+        });
+        let root = self.position.clone();
+        let eval = self.eval.clone();
+        let events = self.events.clone();
+        let requested = Arc::new(AtomicBool::new(false));
+        self.requested = requested.clone();
+        let stop = self.stop.clone();
+        std::thread::spawn(move || {
+            // The searcher clears its stop flag when it starts, which would lose a stop sent
+            // just before that; the guard repeats the request after every iteration.
+            let mut guard = StopGuard {
+                inner: report.as_mut(),
+                requested,
+                stop,
+            };
+            let result = searcher.search(&root, &limits, eval.as_ref(), &mut guard);
+            let _ = events.send(Event::Done(Box::new(Finished {
+                id,
+                result,
+                root,
+                searcher,
+            })));
+        });
+        true
+    }
+
+    /// Asks the running search to stop (its result still arrives as [`Event::Done`]).
+    pub fn stop_search(&mut self) {
+        if let Some(r) = self.running.as_mut() {
+            r.stopped = true;
+            self.requested.store(true, Ordering::SeqCst);
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Stops the running search after `after` unless another search has started by then
+    /// (UCI `ponderhit`: the clock starts when the opponent has moved).
+    pub fn stop_later(&self, after: Duration) {
+        let Some(r) = &self.running else {
+            return;
+        };
+        let (id, generation, stop) = (r.id, self.generation.clone(), self.stop.clone());
+        let requested = self.requested.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            if generation.load(Ordering::SeqCst) == id {
+                requested.store(true, Ordering::SeqCst);
+                stop.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+
+    /// Takes a finished search back: the searcher returns to the state. Returns the running
+    /// search's record with the result, or `None` for a result nobody waits for.
+    pub fn finish(&mut self, f: Finished) -> Option<(Running, SearchResult, Position)> {
+        let Finished {
+            id,
+            result,
+            root,
+            mut searcher,
+        } = f;
+        let resize = std::mem::take(&mut self.hash_dirty);
+        self.apply_options(&mut searcher, resize);
+        self.searcher = Some(searcher);
+        match self.running.take() {
+            Some(r) if r.id == id => Some((r, result, root)),
+            other => {
+                self.running = other;
+                None
+            }
+        }
+    }
+
+    /// `go perft N`: one `move: count` line per root move, an empty line, the total.
+    pub fn perft(&mut self, depth: u32) {
+        let mut pos = self.position.clone();
+        let divide = pos.perft_divide(depth, false);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            divide.iter().map(|d| d.1).sum()
+        };
+        for (m, n) in &divide {
+            self.out.line(&format!("{}: {n}", pos.move_text(*m)));
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+}

@@ -1,0 +1,541 @@
+//! The UCI dialect (PROTOCOLS.md §3): each line is parsed into a [`UciCommand`] first, then run
+//! on the shared [`EngineState`]. Searches run on the worker thread; `isready`, `stop`,
+//! `ponderhit` and `quit` are answered while they run, other commands wait for the search's end.
+
+use std::collections::VecDeque;
+use std::str::FromStr;
+use std::time::Duration;
+
+use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
+use chimera_engine::Position;
+
+use crate::analyze::pv_text;
+use crate::input::{Dialect, Flow};
+use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
+
+/// The engine's name as GUIs show it.
+pub const ENGINE_NAME: &str = concat!("Chimera ", env!("CARGO_PKG_VERSION"));
+/// The authors, as GUIs show them.
+pub const ENGINE_AUTHOR: &str = "the Chimera developers";
+
+/// The limits and flags of one `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// The search limits.
+    pub limits: Limits,
+    /// `go ponder`: search the expected position until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// `searchmoves`: the root moves to consider (checked for legality; the search has no
+    /// root-move filter to apply them).
+    pub searchmoves: Vec<String>,
+    /// `go perft N` instead of a search.
+    pub perft: Option<u32>,
+}
+
+/// One UCI command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciCommand {
+    /// `uci`
+    Uci,
+    /// `isready`
+    IsReady,
+    /// `setoption name N [value V]`
+    SetOption {
+        /// The option's name as given.
+        name: String,
+        /// The value, if any (buttons have none).
+        value: Option<String>,
+    },
+    /// `ucinewgame`
+    NewGame,
+    /// `position startpos|fen F [moves ...]`
+    Position {
+        /// The FEN, or `None` for the start position.
+        fen: Option<String>,
+        /// The moves played from it.
+        moves: Vec<String>,
+    },
+    /// `go ...`
+    Go(Go),
+    /// `stop`
+    Stop,
+    /// `ponderhit`
+    PonderHit,
+    /// `quit`
+    Quit,
+    /// `debug on|off`, `register ...`: accepted and ignored.
+    Ignored,
+    /// An empty line.
+    Empty,
+}
+
+fn number<T: FromStr>(key: &str, v: Option<&&str>) -> Result<T, String> {
+    let v = v.ok_or_else(|| format!("'{key}' needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("bad value '{v}' for '{key}'"))
+}
+
+/// Milliseconds of a clock; GUIs may send negative times when a clock has run out.
+fn clock(key: &str, v: Option<&&str>) -> Result<u64, String> {
+    let t: i64 = number(key, v)?;
+    Ok(t.max(0) as u64)
+}
+
+fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let next = words.get(i + 1);
+        let mut skip = 1;
+        match key {
+            "wtime" => go.limits.wtime = Some(clock(key, next)?),
+            "btime" => go.limits.btime = Some(clock(key, next)?),
+            "winc" => go.limits.winc = Some(clock(key, next)?),
+            "binc" => go.limits.binc = Some(clock(key, next)?),
+            "movestogo" => go.limits.movestogo = Some(number(key, next)?),
+            "depth" => go.limits.depth = Some(number(key, next)?),
+            "nodes" => go.limits.nodes = Some(number(key, next)?),
+            "movetime" => go.limits.movetime = Some(number(key, next)?),
+            "mate" => go.limits.mate = Some(number(key, next)?),
+            "perft" => go.perft = Some(number(key, next)?),
+            "infinite" => {
+                go.limits.infinite = true;
+                skip = 0;
+            }
+            "ponder" => {
+                go.ponder = true;
+                skip = 0;
+            }
+            "searchmoves" => {
+                go.searchmoves = words[i + 1..].iter().map(|s| s.to_string()).collect();
+                break;
+            }
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += 1 + skip;
+    }
+    Ok(go)
+}
+
+fn parse_position(words: &[&str]) -> Result<UciCommand, String> {
+    let (fen, rest) = match words.first() {
+        Some(&"startpos") => (None, &words[1..]),
+        Some(&"fen") => {
+            let end = words
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(words.len());
+            if end <= 1 {
+                return Err("'position fen' needs a FEN".into());
+            }
+            (Some(words[1..end].join(" ")), &words[end..])
+        }
+        _ => return Err("'position' needs 'startpos' or 'fen'".into()),
+    };
+    let moves = match rest.first() {
+        None => Vec::new(),
+        Some(&"moves") => rest[1..].iter().map(|s| s.to_string()).collect(),
+        Some(w) => return Err(format!("unexpected '{w}' in 'position'")),
+    };
+    Ok(UciCommand::Position { fen, moves })
+}
+
+fn parse_setoption(words: &[&str]) -> Result<UciCommand, String> {
+    if words.first() != Some(&"name") {
+        return Err("'setoption' needs 'name'".into());
+    }
+    let rest = &words[1..];
+    let vpos = rest.iter().position(|w| *w == "value");
+    let (name, value) = match vpos {
+        Some(p) => (rest[..p].join(" "), Some(rest[p + 1..].join(" "))),
+        None => (rest.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err("'setoption' needs an option name".into());
+    }
+    Ok(UciCommand::SetOption { name, value })
+}
+
+impl FromStr for UciCommand {
+    type Err = String;
+
+    fn from_str(line: &str) -> Result<Self, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Ok(UciCommand::Empty);
+        };
+        match cmd {
+            "uci" => Ok(UciCommand::Uci),
+            "isready" => Ok(UciCommand::IsReady),
+            "setoption" => parse_setoption(args),
+            "ucinewgame" => Ok(UciCommand::NewGame),
+            "position" => parse_position(args),
+            "go" => parse_go(args).map(UciCommand::Go),
+            "stop" => Ok(UciCommand::Stop),
+            "ponderhit" => Ok(UciCommand::PonderHit),
+            "quit" => Ok(UciCommand::Quit),
+            "debug" | "register" => Ok(UciCommand::Ignored),
+            other => Err(format!("unknown command '{other}'")),
+        }
+    }
+}
+
+/// Writes each completed iteration as an `info` line.
+struct InfoReport {
+    out: Output,
+    root: Position,
+}
+
+/// The `info` line of one iteration.
+pub fn info_line(root: &Position, info: &IterationInfo) -> String {
+    format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis(),
+        pv_text(root, &info.pv)
+    )
+}
+
+impl SearchReport for InfoReport {
+    fn iteration(&mut self, info: &IterationInfo) {
+        self.out.line(&info_line(&self.root, info));
+    }
+}
+
+/// `bestmove M [ponder P]` for a result found in `root`.
+pub fn bestmove_line(root: &Position, r: &SearchResult) -> String {
+    let Some(best) = r.best else {
+        return "bestmove (none)".to_string();
+    };
+    let mut line = format!("bestmove {}", root.move_text(best));
+    if let Some(p) = r.ponder {
+        let mut after = root.clone();
+        after.make_move(best);
+        line.push_str(&format!(" ponder {}", after.move_text(p)));
+    }
+    line
+}
+
+/// The UCI dialect.
+pub struct Uci {
+    /// The shared state.
+    pub state: EngineState,
+    queue: VecDeque<String>,
+    /// The result of an open-ended search that ended by itself, shown at `stop`/`ponderhit`.
+    held: Option<String>,
+    /// The real limits of a `go ponder`, used from `ponderhit` on.
+    ponder_limits: Option<Limits>,
+}
+
+impl Uci {
+    /// The dialect on `state`.
+    pub fn new(state: EngineState) -> Uci {
+        Uci {
+            state,
+            queue: VecDeque::new(),
+            held: None,
+            ponder_limits: None,
+        }
+    }
+
+    fn info(&self, text: &str) {
+        self.state.out.line(&format!("info string {text}"));
+    }
+
+    fn announce_options(&self) {
+        let out = &self.state.out;
+        let o = &self.state.options;
+        out.line(&format!("id name {ENGINE_NAME}"));
+        out.line(&format!("id author {ENGINE_AUTHOR}"));
+        out.line(&format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            o.hash_mb
+        ));
+        out.line(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            o.threads
+        ));
+        out.line("option name MultiPV type spin default 1 min 1 max 256");
+        out.line("option name Ponder type check default false");
+        out.line(&format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            o.move_overhead
+        ));
+        let mut vars = String::new();
+        for n in self.state.registry.names() {
+            vars.push_str(&format!(" var {n}"));
+            if n == "chess" {
+                vars.push_str(" var standard");
+            }
+        }
+        out.line(&format!(
+            "option name UCI_Variant type combo default chess{vars}"
+        ));
+        out.line("option name VariantPath type string default <empty>");
+        out.line("option name Clear Hash type button");
+        out.line("uciok");
+    }
+
+    /// The `info string variant ...` line that announces the current variant.
+    pub fn variant_line(state: &EngineState) -> String {
+        let v = &state.variant;
+        let template = if v.template.is_empty() {
+            "fairy"
+        } else {
+            v.template.as_str()
+        };
+        format!(
+            "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
+            v.name,
+            v.geometry.display_files(),
+            v.geometry.ranks,
+            v.pocket_size,
+            template,
+            v.start_fen
+        )
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let key = name.to_ascii_lowercase();
+        let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
+            let v = need()?;
+            v.trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| format!("bad value '{v}' for option '{name}' ({lo}..{hi})"))
+        };
+        let check = || -> Result<bool, String> {
+            match need()?.trim().to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                v => Err(format!(
+                    "bad value '{v}' for option '{name}' (true or false)"
+                )),
+            }
+        };
+        match key.as_str() {
+            "hash" => {
+                let mb = spin(1, MAX_HASH_MB as i64)?;
+                self.state.set_hash(mb as usize);
+            }
+            "threads" => {
+                let n = spin(1, MAX_THREADS as i64)?;
+                self.state.set_threads(n as usize);
+            }
+            "multipv" => {
+                let n = spin(1, 256)?;
+                self.state.options.multipv = n as u32;
+                if n > 1 {
+                    self.info("MultiPV above 1 is accepted but the search reports one line");
+                }
+            }
+            "ponder" => self.state.options.ponder = check()?,
+            "move overhead" => self.state.options.move_overhead = spin(0, 5000)? as u64,
+            "uci_variant" => {
+                let v = need()?;
+                self.state.set_variant(v.trim())?;
+                self.state.out.line(&Self::variant_line(&self.state));
+            }
+            "variantpath" => {
+                let v = need()?;
+                let v = if v.trim() == "<empty>" { "" } else { v.trim() };
+                let names = self.state.load_variant_path(v)?;
+                if !names.is_empty() {
+                    self.info(&format!("loaded variants: {}", names.join(" ")));
+                }
+            }
+            "clear hash" => self.state.new_game(),
+            "uci_chess960" => {
+                if check()? {
+                    return Err("UCI_Chess960 is not supported".into());
+                }
+            }
+            "uci_analysemode" | "uci_showwdl" => {
+                check()?;
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, go: Go) {
+        if let Some(depth) = go.perft {
+            self.state.perft(depth);
+            return;
+        }
+        let mut pos = self.state.position.clone();
+        for m in &go.searchmoves {
+            if let Err(e) = pos.parse_move(m) {
+                self.info(&format!("error: searchmoves: {e}"));
+                self.state.out.line("bestmove (none)");
+                return;
+            }
+        }
+        if !go.searchmoves.is_empty() {
+            self.info("searchmoves is checked but not applied: the search has no root filter");
+        }
+        let mut limits = go.limits.clone();
+        if go.ponder {
+            self.ponder_limits = Some(go.limits.clone());
+            limits.infinite = true;
+        }
+        let open_ended = go.ponder || limits.infinite;
+        let report = InfoReport {
+            out: self.state.out.clone(),
+            root: self.state.position.clone(),
+        };
+        self.held = None;
+        if !self
+            .state
+            .start_search(limits, open_ended, Box::new(report))
+        {
+            self.info("error: a search is already running");
+        }
+    }
+
+    fn ponderhit(&mut self) {
+        let Some(limits) = self.ponder_limits.take() else {
+            return;
+        };
+        if let Some(line) = self.held.take() {
+            self.state.out.line(&line);
+            return;
+        }
+        let Some(r) = self.state.running.as_mut() else {
+            return;
+        };
+        r.open_ended = false;
+        let budget = TimeBudget::new(
+            &limits,
+            self.state.position.side_to_move(),
+            self.state.options.move_overhead,
+        );
+        match budget.soft.or(budget.hard) {
+            Some(t) => self.state.stop_later(t),
+            None if limits.depth.is_some() || limits.nodes.is_some() => {}
+            // No limit of its own: the opponent's move was expected, so move at once.
+            None => self.state.stop_later(Duration::ZERO),
+        }
+    }
+
+    /// Runs one parsed command.
+    pub fn run(&mut self, cmd: UciCommand) -> Flow {
+        match cmd {
+            UciCommand::Uci => self.announce_options(),
+            UciCommand::IsReady => self.state.out.line("readyok"),
+            UciCommand::SetOption { name, value } => {
+                if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    self.info(&format!("error: {e}"));
+                }
+            }
+            UciCommand::NewGame => self.state.new_game(),
+            UciCommand::Position { fen, moves } => {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                if let Err(e) = self.state.set_position(fen.as_deref(), &moves) {
+                    self.info(&format!("error: {e} (position unchanged)"));
+                }
+            }
+            UciCommand::Go(go) => self.go(go),
+            UciCommand::Stop => {
+                if let Some(line) = self.held.take() {
+                    self.state.out.line(&line);
+                }
+                self.ponder_limits = None;
+                self.state.stop_search();
+            }
+            UciCommand::PonderHit => self.ponderhit(),
+            UciCommand::Quit => {
+                self.state.stop_search();
+                return Flow::Quit;
+            }
+            UciCommand::Ignored | UciCommand::Empty => {}
+        }
+        Flow::Continue
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        let cmd = match line.parse::<UciCommand>() {
+            Ok(c) => c,
+            Err(_) if self.state.searching() => {
+                self.queue.push_back(line.to_string());
+                return Flow::Continue;
+            }
+            Err(e) => {
+                self.info(&format!("error: {e}"));
+                return Flow::Continue;
+            }
+        };
+        if self.state.searching() && !Self::urgent(line) {
+            // Commands that change the game wait until the search has reported its move.
+            self.queue.push_back(line.to_string());
+            return Flow::Continue;
+        }
+        self.run(cmd)
+    }
+
+    fn done(&mut self, f: crate::state::Finished) -> Flow {
+        if let Some((r, result, root)) = self.state.finish(f) {
+            let line = bestmove_line(&root, &result);
+            if r.open_ended && !r.stopped {
+                self.held = Some(line);
+            } else {
+                self.state.out.line(&line);
+            }
+        }
+        while let Some(l) = self.queue.front() {
+            if self.state.searching() && !Self::urgent(l) {
+                break;
+            }
+            let l = self.queue.pop_front().unwrap_or_default();
+            if self.line(&l) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Commands answered even while a search runs.
+    fn urgent(line: &str) -> bool {
+        matches!(
+            line.split_whitespace().next(),
+            None | Some("isready" | "stop" | "ponderhit" | "quit" | "debug" | "register")
+        )
+    }
+}
+
+impl Dialect for Uci {
+    fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(l) => self.line(&l),
+            Event::Done(f) => self.done(*f),
+            Event::Eof => {
+                if self.state.should_wait() {
+                    // Input ended: finish what was asked, then stop any open-ended search.
+                    self.queue.push_back("stop".into());
+                    self.queue.push_back("quit".into());
+                    Flow::Continue
+                } else if self.state.searching() {
+                    // An open-ended search still owes its bestmove.
+                    self.state.stop_search();
+                    self.queue.push_back("quit".into());
+                    Flow::Continue
+                } else {
+                    self.state.stop_search();
+                    Flow::Quit
+                }
+            }
+        }
+    }
+
+    fn state(&self) -> &EngineState {
+        &self.state
+    }
+}

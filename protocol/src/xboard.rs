@@ -1,0 +1,923 @@
+//! The XBoard dialect, CECP version 2 (PROTOCOLS.md §4): each line is parsed into an
+//! [`XbCommand`], then run on the shared [`EngineState`]. What to search is decided in one place
+//! ([`Xboard::kick`]) from the mode (force, analyse, the side the engine plays), so every command
+//! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire (D1).
+
+use std::collections::VecDeque;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
+use chimera_engine::{Color, MoveError, Position};
+
+use crate::input::{Dialect, Flow};
+use crate::state::{EngineState, Event, Finished, Output};
+use crate::uci::ENGINE_NAME;
+
+/// The time per move when the GUI has set no time control and no depth.
+const DEFAULT_MOVETIME_MS: u64 = 5000;
+
+/// Names XBoard takes as its own variants (PROTOCOLS.md §5.1): a variant whose name matches is
+/// played by XBoard's rules, so `setup` is sent only for the others.
+const XBOARD_PREFIXES: &[&str] = &[
+    "shogi",
+    "chu",
+    "courier",
+    "gothic",
+    "capablanca",
+    "knightmate",
+    "fairy",
+    "cylinder",
+    "falcon",
+    "caparandom",
+    "berolina",
+    "janus",
+    "super",
+    "great",
+    "twilight",
+    "makruk",
+    "seirawan",
+    "grand",
+    "spartan",
+    "xiangqi",
+    "asean",
+    "lion",
+    "elven",
+    "janggi",
+    "duck",
+];
+const XBOARD_CONTAINED: &[&str] = &[
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "shatranj",
+    "960",
+    "frc",
+];
+
+/// Whether XBoard knows the variant `name` itself.
+pub fn xboard_knows(name: &str) -> bool {
+    let n = xboard_name(name);
+    XBOARD_CONTAINED.iter().any(|c| n.contains(c))
+        || XBOARD_PREFIXES.iter().any(|p| {
+            n.strip_prefix(p)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphabetic()))
+        })
+}
+
+/// The name of a variant in CECP (`normal` for chess).
+pub fn xboard_name(name: &str) -> String {
+    match name {
+        "chess" => "normal".into(),
+        n => n.to_ascii_lowercase(),
+    }
+}
+
+/// Shifts every square's rank number in `text` by `delta` (squares are a lower-case file
+/// letter followed by digits). Used only on 10-rank boards, where CECP counts ranks from 0.
+pub fn shift_ranks(text: &str, delta: i32) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() && i < chars.len() && chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits: String = chars[start..i].iter().collect();
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + delta).to_string()),
+                Err(_) => out.push_str(&digits),
+            }
+        }
+    }
+    out
+}
+
+/// One CECP command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum XbCommand {
+    /// `xboard`
+    Xboard,
+    /// `protover N`
+    Protover(u32),
+    /// `new`
+    New,
+    /// `variant NAME`
+    Variant(String),
+    /// `setboard FEN`
+    SetBoard(String),
+    /// `usermove M`
+    UserMove(String),
+    /// `force`
+    Force,
+    /// `go`
+    Go,
+    /// `playother`
+    PlayOther,
+    /// `?`
+    MoveNow,
+    /// `undo`
+    Undo,
+    /// `remove`
+    Remove,
+    /// `level MPS BASE INC` (base and increment in milliseconds)
+    Level(u32, u64, u64),
+    /// `st S` (milliseconds)
+    St(u64),
+    /// `sd D`
+    Sd(u32),
+    /// `time T` (centiseconds)
+    Time(i64),
+    /// `otim T` (centiseconds)
+    Otim(i64),
+    /// `post` (true) / `nopost` (false)
+    Post(bool),
+    /// `analyze`
+    Analyze,
+    /// `exit`
+    Exit,
+    /// `.`
+    Stat,
+    /// `hard` (true) / `easy` (false)
+    Ponder(bool),
+    /// `memory MB`
+    Memory(usize),
+    /// `cores N`
+    Cores(usize),
+    /// `option NAME[=VALUE]`
+    Option(String, Option<String>),
+    /// `result R {text}`
+    Result,
+    /// `ping N`
+    Ping(String),
+    /// `hint`
+    Hint,
+    /// `bk`
+    Book,
+    /// `exclude M` / `exclude all` (true), `include ...` (false)
+    Exclude(bool, String),
+    /// `quit`
+    Quit,
+    /// Commands that carry information only (`name`, `computer`, `accepted`, ...).
+    Ignored,
+}
+
+fn arg<T: FromStr>(cmd: &str, a: Option<&str>) -> Result<T, String> {
+    a.and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("bad or missing argument: {cmd}"))
+}
+
+/// `min` or `min:sec` in milliseconds (anything after the number is ignored).
+fn parse_base(s: &str) -> Option<u64> {
+    let (m, sec) = s.split_once(':').unwrap_or((s, "0"));
+    let m: u64 = m.parse().ok()?;
+    let digits: String = sec.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let sec: u64 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().ok()?
+    };
+    Some((m * 60 + sec) * 1000)
+}
+
+impl FromStr for XbCommand {
+    type Err = String;
+
+    fn from_str(line: &str) -> Result<Self, String> {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let first = rest.split_whitespace().next();
+        use XbCommand::*;
+        Ok(match cmd {
+            "xboard" => Xboard,
+            "protover" => Protover(arg(line, first)?),
+            "new" => New,
+            "variant" => Variant(first.ok_or("missing variant name")?.to_string()),
+            "setboard" => SetBoard(rest.to_string()),
+            "usermove" => UserMove(first.ok_or("missing move")?.to_string()),
+            "force" => Force,
+            "go" => Go,
+            "playother" => PlayOther,
+            "?" => MoveNow,
+            "undo" => Undo,
+            "remove" => Remove,
+            "level" => {
+                let w: Vec<&str> = rest.split_whitespace().collect();
+                if w.len() < 3 {
+                    return Err(format!("bad or missing argument: {line}"));
+                }
+                let mps = w[0]
+                    .parse()
+                    .map_err(|_| format!("bad moves per session: {line}"))?;
+                let base = parse_base(w[1]).ok_or_else(|| format!("bad base time: {line}"))?;
+                let inc: f64 = w[2].parse().map_err(|_| format!("bad increment: {line}"))?;
+                Level(mps, base, (inc.max(0.0) * 1000.0) as u64)
+            }
+            "st" => {
+                let s: f64 = arg(line, first)?;
+                St((s.max(0.0) * 1000.0) as u64)
+            }
+            "sd" => Sd(arg(line, first)?),
+            "time" => Time(arg(line, first)?),
+            "otim" => Otim(arg(line, first)?),
+            "post" => Post(true),
+            "nopost" => Post(false),
+            "analyze" => Analyze,
+            "exit" => Exit,
+            "." => Stat,
+            "hard" => Ponder(true),
+            "easy" => Ponder(false),
+            "memory" => Memory(arg(line, first)?),
+            "cores" => Cores(arg(line, first)?),
+            "option" => match rest.split_once('=') {
+                Some((n, v)) => Option(n.trim().to_string(), Some(v.trim().to_string())),
+                None => Option(rest.to_string(), None),
+            },
+            "result" => Result,
+            "ping" => Ping(first.unwrap_or("").to_string()),
+            "hint" => Hint,
+            "bk" => Book,
+            "exclude" | "include" => {
+                Exclude(cmd == "exclude", first.ok_or("missing move")?.to_string())
+            }
+            "quit" => Quit,
+            "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics"
+            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "lift" | "put"
+            | "hover" | "" => Ignored,
+            _ => return Err(format!("Error (unknown command): {cmd}")),
+        })
+    }
+}
+
+/// Thinking output: `ply score time nodes<TAB>pv`, time in centiseconds, mates as ±100000+N.
+struct Thinking {
+    out: Output,
+    root: Position,
+    post: Arc<AtomicBool>,
+    ten_ranks: bool,
+}
+
+impl SearchReport for Thinking {
+    fn iteration(&mut self, info: &IterationInfo) {
+        if !self.post.load(Ordering::Relaxed) {
+            return;
+        }
+        let score = match info.score {
+            Score::Cp(c) => c,
+            Score::Mate(m) if m > 0 => 100_000 + m,
+            Score::Mate(m) => -100_000 + m,
+        };
+        let mut pv = crate::analyze::pv_text(&self.root, &info.pv);
+        if self.ten_ranks {
+            pv = shift_ranks(&pv, -1);
+        }
+        self.out.line(&format!(
+            "{} {score} {} {}\t{pv}",
+            info.depth,
+            info.time.as_millis() / 10,
+            info.nodes
+        ));
+    }
+}
+
+/// The XBoard dialect.
+pub struct Xboard {
+    /// The shared state.
+    pub state: EngineState,
+    force: bool,
+    /// The side the engine plays when not in force mode.
+    engine: Color,
+    analyzing: bool,
+    post: Arc<AtomicBool>,
+    ponder: bool,
+    /// No move has been made since `new` or `variant` (D9 applies).
+    fresh: bool,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    /// Moves per session, base and increment (ms).
+    level: Option<(u32, u64, u64)>,
+    time_cs: Option<i64>,
+    otim_cs: Option<i64>,
+    excluded: Vec<String>,
+    /// The last search's expected reply, for `hint`.
+    hint: Option<String>,
+    queue: VecDeque<String>,
+    /// The game was declared over: no searching until `new` or a new position.
+    over: bool,
+}
+
+impl Xboard {
+    /// The dialect on `state`.
+    pub fn new(state: EngineState) -> Xboard {
+        Xboard {
+            state,
+            force: false,
+            engine: Color::Black,
+            analyzing: false,
+            post: Arc::new(AtomicBool::new(false)),
+            ponder: false,
+            fresh: true,
+            depth: None,
+            movetime: None,
+            level: None,
+            time_cs: None,
+            otim_cs: None,
+            excluded: Vec::new(),
+            hint: None,
+            queue: VecDeque::new(),
+            over: false,
+        }
+    }
+
+    fn out(&self, s: &str) {
+        self.state.out.line(s);
+    }
+
+    fn ten_ranks(&self) -> bool {
+        self.state.variant.geometry.ranks == 10
+    }
+
+    fn wire_in(&self, text: &str) -> String {
+        if self.ten_ranks() {
+            shift_ranks(text, 1)
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn wire_out(&self, text: &str) -> String {
+        if self.ten_ranks() {
+            shift_ranks(text, -1)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A FEN from the wire: only the e.p. field holds squares.
+    fn fen_in(&self, fen: &str) -> String {
+        let mut f: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        if f.len() > 3 {
+            f[3] = self.wire_in(&f[3]);
+        }
+        f.join(" ")
+    }
+
+    fn features(&self) {
+        let variants: Vec<String> = self
+            .state
+            .registry
+            .names()
+            .iter()
+            .map(|n| xboard_name(n))
+            .collect();
+        self.out("feature done=0");
+        self.out(
+            "feature ping=1 setboard=1 usermove=1 playother=1 colors=0 time=1 draw=0 reuse=1 \
+             analyze=1 san=0 sigint=0 sigterm=0 name=0 nps=0 memory=1 smp=1 exclude=1",
+        );
+        self.out(&format!(
+            "feature myname=\"{ENGINE_NAME}\" variants=\"{}\"",
+            variants.join(",")
+        ));
+        self.out(&format!(
+            "feature option=\"Move Overhead -spin {} 0 5000\"",
+            self.state.options.move_overhead
+        ));
+        self.out("feature option=\"VariantPath -file \"");
+        self.out("feature done=1");
+    }
+
+    /// `setup` and `piece` lines for an engine-defined variant (PROTOCOLS.md §5.2, §5.3).
+    fn send_setup(&self) {
+        let v = self.state.variant.clone();
+        if xboard_knows(&v.name) {
+            return;
+        }
+        let table = v
+            .piece_to_char_table
+            .clone()
+            .unwrap_or_else(|| piece_to_char(&v));
+        let template = if v.template.is_empty() {
+            "fairy"
+        } else {
+            v.template.as_str()
+        };
+        self.out(&format!(
+            "setup ({table}) {}x{}+{}_{template} {}",
+            v.geometry.display_files(),
+            v.geometry.ranks,
+            v.pocket_size,
+            self.wire_fen(&v.start_fen)
+        ));
+        for p in &v.pieces {
+            let mut betza = p.betza.clone();
+            if let Some(c) = &v.castling {
+                if v.pieces
+                    .get(c.king.0 as usize)
+                    .is_some_and(|k| k.letter == p.letter)
+                {
+                    let reach = c.kingside_file.abs_diff(c.king_file);
+                    betza.push_str(&format!("isO{reach}"));
+                }
+            }
+            self.out(&format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
+        }
+    }
+
+    fn wire_fen(&self, fen: &str) -> String {
+        let mut f: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        if f.len() > 3 {
+            f[3] = self.wire_out(&f[3]);
+        }
+        f.join(" ")
+    }
+
+    /// Stops the running search and drops its result.
+    fn abandon(&mut self) {
+        if let Some(r) = self.state.running.as_mut() {
+            r.discard = true;
+        }
+        self.state.stop_search();
+    }
+
+    /// Whether the engine is thinking about its own move (not analysing).
+    fn thinking(&self) -> bool {
+        self.state
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.discard && !self.analyzing)
+    }
+
+    fn limits(&self) -> Limits {
+        let mut l = Limits {
+            depth: self.depth,
+            ..Default::default()
+        };
+        if let Some(ms) = self.movetime {
+            l.movetime = Some(ms);
+            return l;
+        }
+        let (mine, theirs) = (
+            self.time_cs.map(|t| (t.max(0) as u64) * 10),
+            self.otim_cs.map(|t| (t.max(0) as u64) * 10),
+        );
+        let inc = self.level.map(|(_, _, i)| i);
+        let (wt, bt) = match self.engine {
+            Color::White => (mine, theirs),
+            Color::Black => (theirs, mine),
+        };
+        l.wtime = wt;
+        l.btime = bt;
+        l.winc = inc;
+        l.binc = inc;
+        if let Some((mps, base, _)) = self.level {
+            if mps > 0 {
+                let played = (self.state.position.fullmove_number().max(1) - 1) % mps;
+                l.movestogo = Some(mps - played);
+            }
+            if mine.is_none() {
+                // No `time` yet: assume a full session on the clock.
+                match self.engine {
+                    Color::White => l.wtime = Some(base),
+                    Color::Black => l.btime = Some(base),
+                }
+            }
+        } else if mine.is_none() && self.depth.is_none() {
+            // No time control at all: think briefly rather than forever.
+            l.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
+        l
+    }
+
+    /// Sends the result claim if the game is over in the current position.
+    fn claim_if_over(&mut self) -> bool {
+        let Some(end) = self.state.position.outcome() else {
+            return false;
+        };
+        let text = end.to_string();
+        let (result, why) = text.split_once(' ').unwrap_or((&text, ""));
+        let why = why.trim_start_matches('(').trim_end_matches(')');
+        self.out(&format!("{result} {{{why}}}"));
+        self.over = true;
+        true
+    }
+
+    /// Starts whatever search the mode asks for, if none is running.
+    fn kick(&mut self) {
+        if self.state.searching() {
+            return;
+        }
+        let report = Thinking {
+            out: self.state.out.clone(),
+            root: self.state.position.clone(),
+            post: self.post.clone(),
+            ten_ranks: self.ten_ranks(),
+        };
+        if self.analyzing {
+            let limits = Limits {
+                infinite: true,
+                ..Default::default()
+            };
+            self.state.start_search(limits, true, Box::new(report));
+            return;
+        }
+        if self.force || self.over || self.state.position.side_to_move() != self.engine {
+            return;
+        }
+        if self.claim_if_over() {
+            return;
+        }
+        if !self.excluded.is_empty() {
+            self.out("# exclude is recorded but the search has no root filter");
+        }
+        let limits = self.limits();
+        self.state.start_search(limits, false, Box::new(report));
+    }
+
+    fn usermove(&mut self, text: &str) {
+        let internal = self.wire_in(text);
+        match self.state.play(&internal) {
+            Ok(_) => {
+                self.fresh = false;
+                self.excluded.clear();
+                if !self.force && !self.analyzing {
+                    self.engine = self.state.position.side_to_move();
+                    self.claim_if_over();
+                }
+            }
+            Err(e) if self.force && self.fresh => {
+                // D9: Cute Chess's dummy move before `setboard` must not be refused.
+                let _ = e;
+                self.flip_side();
+            }
+            Err(MoveError::Syntax(_)) => self.out(&format!("Illegal move (malformed): {text}")),
+            Err(MoveError::Illegal(_)) => self.out(&format!("Illegal move: {text}")),
+        }
+    }
+
+    fn flip_side(&mut self) {
+        let fen = self.state.position.fen();
+        let mut f: Vec<&str> = fen.split_whitespace().collect();
+        if f.len() > 1 {
+            f[1] = if f[1] == "w" { "b" } else { "w" };
+            if f.len() > 3 {
+                f[3] = "-";
+            }
+            let flipped = f.join(" ");
+            let _ = self.state.set_position(Some(&flipped), &[]);
+        }
+    }
+
+    fn take_back(&mut self, plies: usize, cmd: &str) {
+        if self.state.position.moves_played().count() < plies {
+            self.out(&format!("Error (no move to take back): {cmd}"));
+            return;
+        }
+        for _ in 0..plies {
+            self.state.position.unmake_move();
+        }
+        self.over = false;
+        self.excluded.clear();
+    }
+
+    fn option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        match (name.to_ascii_lowercase().as_str(), value) {
+            ("move overhead", Some(v)) => {
+                self.state.options.move_overhead = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= 5000)
+                    .ok_or_else(|| format!("bad value '{v}'"))?;
+            }
+            ("variantpath", Some(v)) => {
+                self.state.load_variant_path(v)?;
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    /// Runs one parsed command.
+    pub fn run(&mut self, cmd: XbCommand) -> Flow {
+        use XbCommand as C;
+        match cmd {
+            C::Xboard | C::Ignored => {}
+            C::Protover(_) => self.features(),
+            C::New => {
+                self.abandon();
+                let _ = self.state.set_variant("chess");
+                self.state.new_game();
+                self.force = false;
+                self.engine = Color::Black;
+                self.depth = None;
+                self.movetime = None;
+                self.fresh = true;
+                self.over = false;
+                self.excluded.clear();
+                self.hint = None;
+            }
+            C::Variant(name) => {
+                // A size prefix `WxH+S_` is ours to check, not to select by.
+                let bare = name.split_once('_').map_or(name.as_str(), |(p, n)| {
+                    if p.contains('x') && p.contains('+') {
+                        n
+                    } else {
+                        name.as_str()
+                    }
+                });
+                self.abandon();
+                match self.state.set_variant(bare) {
+                    Ok(()) => {
+                        self.fresh = true;
+                        self.over = false;
+                        self.send_setup();
+                    }
+                    Err(_) => self.out(&format!("Error (unknown variant): {name}")),
+                }
+            }
+            C::SetBoard(fen) => {
+                let fen = self.fen_in(&fen);
+                self.abandon();
+                match self.state.set_position(Some(&fen), &[]) {
+                    Ok(()) => {
+                        self.over = false;
+                        self.fresh = false;
+                        self.excluded.clear();
+                    }
+                    Err(e) => {
+                        self.out(&format!("tellusererror Illegal position: {e}"));
+                        self.out(&format!("Error (bad FEN): setboard {fen}"));
+                    }
+                }
+            }
+            C::UserMove(m) => {
+                if self.analyzing {
+                    self.abandon();
+                }
+                self.usermove(&m);
+            }
+            C::Force => {
+                self.abandon();
+                self.force = true;
+            }
+            C::Go => {
+                self.force = false;
+                self.engine = self.state.position.side_to_move();
+                self.over = false;
+            }
+            C::PlayOther => {
+                self.force = false;
+                self.engine = self.state.position.side_to_move().opposite();
+            }
+            C::MoveNow => {
+                if self.thinking() {
+                    self.state.stop_search();
+                }
+            }
+            C::Undo => {
+                if self.analyzing {
+                    self.abandon();
+                }
+                self.take_back(1, "undo");
+            }
+            C::Remove => {
+                self.abandon();
+                self.take_back(2, "remove");
+            }
+            C::Level(mps, base, inc) => {
+                self.level = Some((mps, base, inc));
+                self.movetime = None;
+            }
+            C::St(ms) => {
+                self.movetime = Some(ms.max(1));
+                self.level = None;
+            }
+            C::Sd(d) => self.depth = Some(d.max(1)),
+            C::Time(t) => self.time_cs = Some(t),
+            C::Otim(t) => self.otim_cs = Some(t),
+            C::Post(on) => self.post.store(on, Ordering::Relaxed),
+            C::Analyze => {
+                // Analysis plays no moves, and `exit` leaves the engine in force mode.
+                self.abandon();
+                self.analyzing = true;
+                self.force = true;
+            }
+            C::Exit => {
+                if self.analyzing {
+                    self.abandon();
+                    self.analyzing = false;
+                }
+            }
+            C::Stat => {}
+            C::Ponder(on) => self.ponder = on,
+            C::Memory(mb) => self.state.set_hash(mb.max(1)),
+            C::Cores(n) => self.state.set_threads(n.max(1)),
+            C::Option(name, value) => {
+                if let Err(e) = self.option(&name, value.as_deref()) {
+                    self.out(&format!("Error ({e}): option {name}"));
+                }
+            }
+            C::Result => {
+                self.abandon();
+                self.force = true;
+                self.over = true;
+            }
+            C::Ping(n) => self.out(&format!("pong {n}")),
+            C::Hint => {
+                if let Some(h) = &self.hint {
+                    self.out(&format!("Hint: {h}"));
+                }
+            }
+            C::Book => {
+                self.out(" no book moves");
+                self.out("");
+            }
+            C::Exclude(on, m) => {
+                if m == "all" {
+                    self.excluded.clear();
+                    if on {
+                        let mut pos = self.state.position.clone();
+                        let moves = pos.legal_moves();
+                        self.excluded = moves.iter().map(|&mv| pos.move_text(mv)).collect();
+                    }
+                } else {
+                    let internal = self.wire_in(&m);
+                    let mut pos = self.state.position.clone();
+                    match pos.parse_move(&internal) {
+                        Ok(mv) => {
+                            let t = pos.move_text(mv);
+                            self.excluded.retain(|x| *x != t);
+                            if on {
+                                self.excluded.push(t);
+                            }
+                        }
+                        Err(e) => self.out(&format!("Error ({e}): exclude {m}")),
+                    }
+                }
+            }
+            C::Quit => {
+                self.state.stop_search();
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        let cmd = match line.parse::<XbCommand>() {
+            Ok(c) => c,
+            Err(e) if e.starts_with("Error") => {
+                self.out(&e);
+                return Flow::Continue;
+            }
+            Err(e) => {
+                let word = line.split_whitespace().next().unwrap_or("");
+                self.out(&format!("Error ({e}): {word}"));
+                return Flow::Continue;
+            }
+        };
+        use XbCommand as C;
+        let urgent = matches!(
+            cmd,
+            C::MoveNow
+                | C::Quit
+                | C::Force
+                | C::New
+                | C::Result
+                | C::Exit
+                | C::Post(_)
+                | C::Ponder(_)
+                | C::Time(_)
+                | C::Otim(_)
+                | C::Stat
+                | C::Ignored
+        );
+        if self.thinking() && !urgent {
+            // Everything else, `ping` included, is answered after the engine's move.
+            self.queue.push_back(line.to_string());
+            return Flow::Continue;
+        }
+        let flow = self.run(cmd);
+        if flow == Flow::Continue {
+            self.kick();
+        }
+        flow
+    }
+
+    fn done(&mut self, f: Finished) -> Flow {
+        if let Some((r, result, root)) = self.state.finish(f) {
+            if !r.discard && !self.analyzing {
+                match result.best {
+                    Some(best) => {
+                        let text = root.move_text(best);
+                        self.hint = result.ponder.map(|p| {
+                            let mut after = root.clone();
+                            after.make_move(best);
+                            self.wire_out(&after.move_text(p))
+                        });
+                        self.state.position.make_move(best);
+                        self.fresh = false;
+                        self.out(&format!("move {}", self.wire_out(&text)));
+                        self.claim_if_over();
+                    }
+                    None => {
+                        self.claim_if_over();
+                    }
+                }
+            }
+        }
+        while !self.thinking() {
+            let Some(l) = self.queue.pop_front() else {
+                break;
+            };
+            if self.line(&l) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        self.kick();
+        Flow::Continue
+    }
+}
+
+/// A piece-to-char table for XBoard (PROTOCOLS.md §5.2): the usual letters keep their images'
+/// slots, other pieces take the free slots in order, the King's letter comes last.
+fn piece_to_char(v: &chimera_engine::Variant) -> String {
+    const SLOTS: usize = 21;
+    const USUAL: &[(char, usize)] = &[
+        ('P', 0),
+        ('N', 1),
+        ('B', 2),
+        ('R', 3),
+        ('Q', 4),
+        ('F', 5),
+        ('E', 6),
+        ('A', 7),
+        ('C', 8),
+        ('W', 9),
+        ('M', 10),
+    ];
+    let mut slots = ['.'; SLOTS];
+    let mut king = 'K';
+    let mut rest = Vec::new();
+    for p in &v.pieces {
+        let l = p.letter.to_ascii_uppercase();
+        if l == 'K' {
+            king = l;
+            continue;
+        }
+        match USUAL.iter().find(|(c, _)| *c == l) {
+            Some(&(_, s)) if slots[s] == '.' => slots[s] = l,
+            _ => rest.push(l),
+        }
+    }
+    let mut free = (0..SLOTS)
+        .filter(|&s| slots[s] == '.')
+        .collect::<Vec<_>>()
+        .into_iter();
+    for l in rest {
+        if let Some(s) = free.next() {
+            slots[s] = l;
+        }
+    }
+    let white: String = slots.iter().chain(std::iter::once(&king)).collect();
+    format!("{white}{}", white.to_ascii_lowercase())
+}
+
+impl Dialect for Xboard {
+    fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(l) => self.line(&l),
+            Event::Done(f) => self.done(*f),
+            Event::Eof if self.thinking() => {
+                // Input ended while the engine thinks: send its move, then quit.
+                self.queue.push_back("quit".into());
+                Flow::Continue
+            }
+            Event::Eof => {
+                self.state.stop_search();
+                Flow::Quit
+            }
+        }
+    }
+
+    fn state(&self) -> &EngineState {
+        &self.state
+    }
+}
