@@ -408,3 +408,52 @@ fn python_chess_client_plays_both_protocols() {
     );
     assert_eq!(text.lines().collect::<Vec<_>>(), ["ok uci", "ok xboard"]);
 }
+
+/// Whole games through UCI in the seed variants with drops, gating, reserve men and multi-leg
+/// moves: each `bestmove` is a legal move of the position the GUI holds, and is sent back in the
+/// next `position ... moves ...` line, until the game ends or 60 plies are played.
+#[test]
+fn uci_plays_the_seed_variants_without_illegal_moves() {
+    for variant in ["pawnvault", "pioneer", "pioneer-two", "vanguard"] {
+        let (mut d, cap) = uci();
+        talk(
+            &mut d,
+            &cap,
+            &[
+                "uci",
+                &format!("setoption name UCI_Variant value {variant}"),
+                "ucinewgame",
+                "isready",
+            ],
+        );
+        let v = Registry::new().get(variant).unwrap();
+        let mut pos = Position::startpos(&v);
+        let mut played: Vec<String> = Vec::new();
+        for _ in 0..60 {
+            let position = if played.is_empty() {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", played.join(" "))
+            };
+            let out = talk(&mut d, &cap, &[&position, "go nodes 400"]);
+            let best = bestmoves(&out);
+            assert_eq!(best.len(), 1, "{variant}: {out:?}");
+            let mv = best[0].split_whitespace().nth(1).unwrap().to_string();
+            if mv == "(none)" {
+                assert!(
+                    pos.legal_moves().is_empty(),
+                    "{variant}: (none) with legal moves"
+                );
+                break;
+            }
+            pos.try_play(&mv)
+                .unwrap_or_else(|e| panic!("{variant}: engine played {mv}: {e} in {}", pos.fen()));
+            assert!(
+                out.iter().all(|l| !l.contains("error")),
+                "{variant}: {out:?}"
+            );
+            played.push(mv);
+        }
+        assert!(played.len() >= 20, "{variant}: only {} plies", played.len());
+    }
+}
