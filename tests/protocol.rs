@@ -457,3 +457,42 @@ fn uci_plays_the_seed_variants_without_illegal_moves() {
         assert!(played.len() >= 20, "{variant}: only {} plies", played.len());
     }
 }
+
+/// The same through XBoard: the engine, told `go` on each turn (with `force` in between), plays
+/// both sides of Pawn Vault, Pioneer and Vanguard games; every `move` is legal.
+#[test]
+fn xboard_plays_the_seed_variants_without_illegal_moves() {
+    for variant in ["pawnvault", "pioneer", "vanguard"] {
+        let (mut d, cap) = xboard();
+        talk(
+            &mut d,
+            &cap,
+            &[
+                "xboard",
+                "protover 2",
+                "new",
+                &format!("variant {variant}"),
+                "sd 1",
+                "force",
+            ],
+        );
+        let v = Registry::new().get(variant).unwrap();
+        let mut pos = Position::startpos(&v);
+        let mut plies = 0;
+        for _ in 0..40 {
+            let out = talk(&mut d, &cap, &["go", "force", "ping 1"]);
+            let Some(line) = out.iter().find(|l| l.starts_with("move ")) else {
+                assert!(
+                    pos.legal_moves().is_empty() || out.iter().any(|l| l.contains('{')),
+                    "{variant}: no move: {out:?}"
+                );
+                break;
+            };
+            let mv = line.trim_start_matches("move ").trim();
+            pos.try_play(mv)
+                .unwrap_or_else(|e| panic!("{variant}: engine played {mv}: {e} in {}", pos.fen()));
+            plies += 1;
+        }
+        assert!(plies >= 20, "{variant}: only {plies} plies");
+    }
+}
