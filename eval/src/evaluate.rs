@@ -22,6 +22,10 @@ const SHIELD: (i32, i32) = (14, 7);
 const ROYAL_ATTACK: i32 = 3;
 /// The largest royal-attack penalty.
 const ROYAL_ATTACK_MAX: i32 = 600;
+/// How far the score of material, square tables and pairs may be from the full evaluation in
+/// practice (mobility, royal safety, passed pawns): beyond this distance from the window, the
+/// lazy evaluation stops early.
+const LAZY_MARGIN: i32 = 400;
 /// Hand men count at this share (percent) of their value: they can enter anywhere, but have
 /// not yet.
 const HAND_SHARE: i32 = 85;
@@ -95,7 +99,13 @@ impl VariantEval {
 
     /// The evaluation split into White's and Black's (mg, eg) sums, the phase (256 = all
     /// middlegame material on the board), and per side the non-pawn material and pawn count.
-    fn terms(&self, pos: &Position) -> (Sums, i32, [i32; 2], [i32; 2]) {
+    /// With `window` = (alpha, beta) from the mover's point of view, the work stops after
+    /// material and square tables when their score is more than [`LAZY_MARGIN`] outside it.
+    fn terms(
+        &self,
+        pos: &Position,
+        window: Option<(Value, Value)>,
+    ) -> (Sums, i32, [i32; 2], [i32; 2]) {
         let v = &*self.variant;
         let g = &v.geometry;
         let t = &self.tables;
@@ -105,8 +115,8 @@ impl VariantEval {
         // Per display file: White's most advanced... kept as the highest and lowest absolute
         // rank of each colour's pawn types, for the passed-pawn test.
         let files = g.display_files().min(64);
-        let mut hi = [[-1i32; 64]; 2];
-        let mut lo = [[i32::MAX; 64]; 2];
+        let mut hi = [[-1i8; 64]; 2];
+        let mut lo = [[i8::MAX; 64]; 2];
         let mut cb_colours = [[0u8; 32]; 2];
         let royal = [
             pos.royal_square(Color::White),
@@ -130,8 +140,8 @@ impl VariantEval {
                 let (_, f, r, df) = self.coords[sq.index()];
                 if info.pawn {
                     let df = (df as usize).min(63);
-                    hi[c][df] = hi[c][df].max(r as i32);
-                    lo[c][df] = lo[c][df].min(r as i32);
+                    hi[c][df] = hi[c][df].max(r as i8);
+                    lo[c][df] = lo[c][df].min(r as i8);
                     pawns[c] += 1;
                 } else if !info.royal {
                     phase_mat += info.value_mg;
@@ -156,6 +166,14 @@ impl VariantEval {
             if cb_colours[c].contains(&3) {
                 score[c].0 += PAIR.0;
                 score[c].1 += PAIR.1;
+            }
+        }
+
+        if let Some((alpha, beta)) = window {
+            let phase = (phase_mat * 256 / t.phase_total).min(256);
+            let v = self.combine(pos, &score, phase, &mat, &pawns);
+            if v - LAZY_MARGIN >= beta || v + LAZY_MARGIN <= alpha {
+                return (score, phase, mat, pawns);
             }
         }
 
@@ -268,9 +286,9 @@ impl VariantEval {
                 let blocked =
                     (f.saturating_sub(1)..=(f + 1).min(files.saturating_sub(1))).any(|ff| {
                         if color == Color::White {
-                            hi[them][ff] > r
+                            hi[them][ff] as i32 > r
                         } else {
-                            lo[them][ff] < r
+                            (lo[them][ff] as i32) < r
                         }
                     });
                 if !blocked {
@@ -291,9 +309,17 @@ impl VariantEval {
     }
 }
 
-impl Evaluator for VariantEval {
-    fn evaluate(&self, pos: &Position) -> Value {
-        let (score, phase, mat, pawns) = self.terms(pos);
+impl VariantEval {
+    /// The score for the side to move from the two sides' sums, tapered by `phase`.
+    #[inline]
+    fn combine(
+        &self,
+        pos: &Position,
+        score: &Sums,
+        phase: i32,
+        mat: &[i32; 2],
+        pawns: &[i32; 2],
+    ) -> Value {
         let us = pos.side_to_move().index();
         let them = 1 - us;
         let mg = score[us].0 - score[them].0 + TEMPO.0;
@@ -305,6 +331,18 @@ impl Evaluator for VariantEval {
             v /= 4;
         }
         v.clamp(-20_000, 20_000)
+    }
+}
+
+impl Evaluator for VariantEval {
+    fn evaluate(&self, pos: &Position) -> Value {
+        let (score, phase, mat, pawns) = self.terms(pos, None);
+        self.combine(pos, &score, phase, &mat, &pawns)
+    }
+
+    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> Value {
+        let (score, phase, mat, pawns) = self.terms(pos, Some((alpha, beta)));
+        self.combine(pos, &score, phase, &mat, &pawns)
     }
 
     fn piece_value(&self, id: PieceId) -> Value {

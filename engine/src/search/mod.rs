@@ -44,6 +44,13 @@ pub trait Evaluator: Sync {
     /// It must stay well inside `±MATE_BOUND`.
     fn evaluate(&self, pos: &Position) -> Value;
 
+    /// The score of `pos`, or an estimate of it when that is far outside `alpha..beta` (a
+    /// cheaper evaluation that leaves out small terms). By default the full evaluation.
+    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> Value {
+        let _ = (alpha, beta);
+        self.evaluate(pos)
+    }
+
     /// The material value of a piece type (for capture ordering and pruning margins).
     fn piece_value(&self, id: PieceId) -> Value;
 }

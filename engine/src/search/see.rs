@@ -78,11 +78,7 @@ fn least_attacker(
     for la in &t.leaps {
         let s = target.offset(la.delta);
         let c = pos.cell_fast(s);
-        if c.0 & bit != 0
-            && c.is_piece()
-            && la.mask & (1 << c.id().0) != 0
-            && !gone.contains(&s)
-        {
+        if c.0 & bit != 0 && c.is_piece() && la.mask & (1 << c.id().0) != 0 && !gone.contains(&s) {
             consider(s, c.id());
         }
     }
@@ -103,6 +99,45 @@ fn least_attacker(
         }
     }
     best
+}
+
+/// True when the exchange value of `mv` is at least `threshold`; `None` when SEE cannot judge
+/// the move. Most moves are decided without walking the exchange: a capture that wins at least
+/// the threshold even if the mover is lost, or whose victim alone does not reach it.
+pub fn see_ge(pos: &Position, values: &SeeValues, mv: Move, threshold: Value) -> Option<bool> {
+    if !values.usable {
+        return None;
+    }
+    let victim = match mv.kind {
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Gate | MoveKind::DoubleStepGate => {
+            let c = pos.cell(mv.to);
+            if c.is_color(pos.side_to_move().opposite()) {
+                values.of(c.id())
+            } else {
+                0
+            }
+        }
+        MoveKind::EnPassant => {
+            let c = pos.cell(mv.aux);
+            if c.is_piece() {
+                values.of(c.id())
+            } else {
+                0
+            }
+        }
+        MoveKind::Drop => 0,
+        _ => return None,
+    };
+    if mv.promotion().is_none() {
+        if victim < threshold {
+            return Some(false);
+        }
+        let mover = values.of(pos.moved_piece(mv)?);
+        if victim - mover >= threshold {
+            return Some(true);
+        }
+    }
+    see(pos, values, mv).map(|s| s >= threshold)
 }
 
 /// The exchange value of `mv` for the side to move in `pos`, or `None` when the move is not
@@ -153,10 +188,6 @@ pub fn see(pos: &Position, values: &SeeValues, mv: Move) -> Option<Value> {
         // The side now capturing wins what stands on the square, less what it had gained.
         let g = on_square - last;
         gain.push(g);
-        // Neither side can do better by going on: the result is decided already.
-        if (-last).max(g) < 0 {
-            break;
-        }
         on_square = values.of(id);
         gone.push(sq);
         side = side.opposite();

@@ -1,6 +1,10 @@
 //! The transposition table: a lock-free array of two atomic words per entry, shared by every
 //! search thread. The first word holds the key XOR the data, so a torn write (one word from
 //! one thread, the other from another) fails the key check instead of returning wrong data.
+//!
+//! Entries come in buckets of two, 32 bytes aligned so that a bucket never straddles a cache
+//! line: the first entry keeps the deepest result of the current search, the second takes
+//! whatever the first does not (so recent shallow results are not lost either).
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -67,31 +71,50 @@ pub fn value_from_tt(v: Value, ply: usize) -> Value {
     }
 }
 
+/// Two entries, each (key ^ data, data).
+#[derive(Debug, Default)]
+#[repr(C, align(32))]
+struct Bucket([[AtomicU64; 2]; 2]);
+
 /// The shared table. Each entry is (key ^ data, data); data packs the move key (32 bits), the
 /// score (16), the depth (8), the bound (2) and the search generation (6).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    entries: Vec<[AtomicU64; 2]>,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
+}
+
+/// The depth stored in an entry's data word.
+#[inline]
+fn data_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+/// The search generation stored in an entry's data word.
+#[inline]
+fn data_gen(data: u64) -> u64 {
+    (data >> 58) & 0x3F
 }
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one entry).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / 16).max(1);
-        let mut entries = Vec::with_capacity(n);
-        entries.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            entries,
+            buckets,
             generation: AtomicU8::new(0),
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for e in self.entries.iter_mut() {
-            *e[0].get_mut() = 0;
-            *e[1].get_mut() = 0;
+        for b in self.buckets.iter_mut() {
+            for e in b.0.iter_mut() {
+                *e[0].get_mut() = 0;
+                *e[1].get_mut() = 0;
+            }
         }
         *self.generation.get_mut() = 0;
     }
@@ -103,20 +126,25 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        let i = ((key as u128 * self.entries.len() as u128) >> 64) as usize;
-        &self.entries[i]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// The data word stored for `key` in `bucket`, if any.
+    #[inline]
+    fn find(bucket: &Bucket, key: u64) -> Option<u64> {
+        bucket.0.iter().find_map(|slot| {
+            let k = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            (data != 0 && k ^ data == key).then_some(data)
+        })
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slot(key);
-        let k = slot[0].load(Ordering::Relaxed);
-        let data = slot[1].load(Ordering::Relaxed);
-        if data == 0 || k ^ data != key {
-            return None;
-        }
+        let data = Self::find(self.bucket(key), key)?;
         let bound = match (data >> 56) & 3 {
             1 => Bound::Upper,
             2 => Bound::Lower,
@@ -131,28 +159,49 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a result. A different position's entry is replaced; the same position's entry
-    /// only by a deeper or exact result, or when no move was known for it.
+    /// Stores a result. The same position's entry is replaced only by a deeper or exact
+    /// result, or one from a newer search; a new position goes to the first entry when it is
+    /// at least as deep as what is there (or that is from an older search), the old first
+    /// entry moving down to the second, and to the second entry otherwise.
     #[inline]
     pub fn store(&self, key: u64, move_key: u32, value: Value, depth: i32, bound: Bound) {
-        let slot = self.slot(key);
+        let bucket = self.bucket(key);
         let gen = self.generation.load(Ordering::Relaxed) as u64;
-        let old_k = slot[0].load(Ordering::Relaxed);
-        let old = slot[1].load(Ordering::Relaxed);
         let mut move_key = move_key;
-        if old != 0 && old_k ^ old == key {
-            let old_depth = ((old >> 48) & 0xFF) as i32;
-            let old_gen = (old >> 58) & 0x3F;
-            if bound != Bound::Exact && depth + 3 < old_depth && old_gen == gen {
-                return;
-            }
-            if move_key == 0 {
-                move_key = old as u32;
+        let mut target = None;
+        for (i, slot) in bucket.0.iter().enumerate() {
+            let old_k = slot[0].load(Ordering::Relaxed);
+            let old = slot[1].load(Ordering::Relaxed);
+            if old != 0 && old_k ^ old == key {
+                if bound != Bound::Exact && depth + 3 < data_depth(old) && data_gen(old) == gen {
+                    return;
+                }
+                if move_key == 0 {
+                    move_key = old as u32;
+                }
+                target = Some(i);
+                break;
             }
         }
-        let depth = depth.clamp(0, 255) as u64;
+        let depth = depth.clamp(0, 255);
         let value = value.clamp(i16::MIN as Value, i16::MAX as Value) as i16 as u16 as u64;
-        let data = move_key as u64 | value << 32 | depth << 48 | (bound as u64) << 56 | gen << 58;
+        let data =
+            move_key as u64 | value << 32 | (depth as u64) << 48 | (bound as u64) << 56 | gen << 58;
+        let i = target.unwrap_or_else(|| {
+            let first = &bucket.0[0];
+            let old = first[1].load(Ordering::Relaxed);
+            if old == 0 || data_gen(old) != gen || depth >= data_depth(old) {
+                if old != 0 {
+                    let old_k = first[0].load(Ordering::Relaxed);
+                    bucket.0[1][0].store(old_k, Ordering::Relaxed);
+                    bucket.0[1][1].store(old, Ordering::Relaxed);
+                }
+                0
+            } else {
+                1
+            }
+        });
+        let slot = &bucket.0[i];
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
@@ -160,15 +209,16 @@ impl TranspositionTable {
     /// Permille of the first thousand entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation.load(Ordering::Relaxed) as u64;
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
+        let n = self.buckets.len().min(500);
+        let used = self.buckets[..n]
             .iter()
+            .flat_map(|b| b.0.iter())
             .filter(|e| {
                 let d = e[1].load(Ordering::Relaxed);
-                d != 0 && (d >> 58) & 0x3F == gen
+                d != 0 && data_gen(d) == gen
             })
             .count();
-        (used * 1000 / n.max(1)) as u32
+        (used * 1000 / (2 * n).max(1)) as u32
     }
 }
 

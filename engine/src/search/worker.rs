@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::see::{see, SeeValues};
+use super::see::{see, see_ge, SeeValues};
 use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
 use super::{
     game_value, Evaluator, IterationInfo, Score, SearchReport, Shared, Value, INFINITE, MATE,
@@ -34,13 +34,20 @@ const NULL_MOVE: Move = Move {
 };
 
 /// Ordering scores: the table move first, then winning and equal captures and promotions,
-/// killers, then quiet moves by history, losing captures last among the tactical moves.
+/// killers, captures that lose material by static exchange (still before the quiet moves: in
+/// tactical positions they are often sacrifices, and searching them early took fewer nodes
+/// to the bench depth than searching them last), then quiet moves by history.
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
-/// Captures that lose material by static exchange go after every quiet move.
 const SCORE_BAD_CAPTURE: i32 = 1 << 26;
 const HISTORY_MAX: i32 = 1 << 14;
+
+/// True for the ordering score of a move that SEE says loses material.
+#[inline]
+fn is_bad_capture(score: i32) -> bool {
+    (SCORE_BAD_CAPTURE - (1 << 20)..SCORE_BAD_CAPTURE).contains(&score)
+}
 
 /// Ordering scores, one per move of a [`MoveList`].
 type ScoreList = arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>;
@@ -143,11 +150,12 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
         };
-        // Helper threads start one ply deeper every other thread, so that the threads spread
-        // over different depths instead of repeating each other's work.
-        let first = 1 + (self.id % 2) as u32;
-        let mut depth = first;
+        let mut depth = 1;
         while depth <= max_depth {
+            if self.skips(depth) {
+                depth += 1;
+                continue;
+            }
             let prev = result.score;
             let mut window: Value = 18;
             let (mut alpha, mut beta) = if depth >= 5 {
@@ -229,6 +237,19 @@ impl<'a> Worker<'a> {
         result
     }
 
+    /// Helper threads leave out some iterations, each helper a different pattern of blocks of
+    /// depths, so that the threads spread over several depths instead of repeating each
+    /// other's work; the main thread searches every depth.
+    fn skips(&self, depth: u32) -> bool {
+        const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.id == 0 || depth <= 1 {
+            return false;
+        }
+        let i = (self.id - 1) % SIZE.len();
+        ((depth + PHASE[i]) / SIZE[i]) & 1 != 0
+    }
+
     fn publish(&mut self) {
         self.shared
             .nodes
@@ -298,6 +319,12 @@ impl<'a> Worker<'a> {
         see(&self.pos, &self.see_values, mv)
     }
 
+    /// Whether the exchange value of `mv` reaches `threshold`, when SEE can judge it.
+    #[inline]
+    fn see_ge(&self, mv: Move, threshold: Value) -> Option<bool> {
+        see_ge(&self.pos, &self.see_values, mv, threshold)
+    }
+
     /// True when SEE cannot judge this variant's captures.
     #[inline]
     fn see_values_unusable(&self) -> bool {
@@ -311,11 +338,13 @@ impl<'a> Worker<'a> {
             scores.push(if tt_key != 0 && move_key(mv) == tt_key {
                 SCORE_TT
             } else if let Some(victim) = self.pos.captured_piece(mv) {
-                match self.see(mv) {
+                let victim = self.value(victim);
+                let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
+                // Taking a man worth at least the taker never loses material: no SEE needed.
+                match (victim < attacker).then(|| self.see(mv)).flatten() {
                     Some(s) if s < 0 => SCORE_BAD_CAPTURE + s,
                     _ => {
-                        let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
-                        SCORE_CAPTURE + self.value(victim) * 16 - attacker / 16
+                        SCORE_CAPTURE + victim * 16 - attacker / 16
                             + mv.promotion().map_or(0, |p| self.value(p))
                     }
                 }
@@ -414,7 +443,7 @@ impl<'a> Worker<'a> {
             }
         }
         let in_check = self.pos.in_check();
-        if in_check {
+        if in_check && root {
             depth += 1;
         }
         if depth <= 0 {
@@ -461,7 +490,7 @@ impl<'a> Worker<'a> {
                 && beta.abs() < MATE_BOUND
                 && self.has_pieces()
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = 3 + depth / 6 + ((static_eval - beta) / 200).min(2);
                 self.pos.make_move(NULL_MOVE);
                 self.last_null.push(ply + 1);
                 let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -508,8 +537,35 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(mv);
             let quiet = !capture && mv.promotion().is_none();
             let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+            // Low depth: a quiet move that loses the mover, or a capture that loses much more
+            // than the margin, is not worth a search.
+            if !root && !in_check && best > -MATE_BOUND && depth <= 6 && !is_killer && searched > 0
+            {
+                let margin = if quiet {
+                    -60 * depth
+                } else {
+                    -100 * depth * depth
+                };
+                if (quiet && depth <= 4 || is_bad_capture(scores[i]))
+                    && self.see_ge(mv, margin) == Some(false)
+                {
+                    self.pos.make_move(mv);
+                    let checks = self.pos.in_check();
+                    self.pos.unmake_move();
+                    if !checks {
+                        continue;
+                    }
+                }
+            }
             self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
+            // Check extension, for checks that do not simply lose the checking man.
+            let extend = gives_check && {
+                self.pos.unmake_move();
+                let safe = self.see_ge(mv, 0) != Some(false);
+                self.pos.make_move(mv);
+                safe
+            };
             if !root && quiet && !in_check && !gives_check && best > -MATE_BOUND {
                 // Late move pruning: at low depth, the last quiet moves almost never matter.
                 // Futility: even a good quiet move would not bring this node up to alpha.
@@ -521,14 +577,14 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extend as i32;
             let mut v;
             if searched == 0 {
                 v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
             } else {
                 let mut r = 0;
                 // Checks are not reduced: most tactics in the test suites start with one.
-                if depth >= 3 && quiet && !gives_check {
+                if depth >= 3 && quiet && !gives_check && !root {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= pv_node as i32;
                     r -= is_killer as i32;
@@ -643,7 +699,7 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.eval.evaluate(&self.pos);
+            stand_pat = self.eval.evaluate_lazy(&self.pos, alpha, beta);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -678,10 +734,7 @@ impl<'a> Worker<'a> {
             if !in_check && tactical {
                 let victim = self.pos.captured_piece(mv).map_or(0, |p| self.value(p));
                 let promo = mv.promotion().map_or(0, |p| self.value(p));
-                if promo == 0 && stand_pat + victim + 200 <= alpha {
-                    doubtful = true;
-                } else if scores[i] < 0 {
-                    // Ordered below zero only when SEE says the exchange loses material.
+                if promo == 0 && stand_pat + victim + 200 <= alpha || is_bad_capture(scores[i]) {
                     doubtful = true;
                 } else if self.see_values_unusable() {
                     let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
