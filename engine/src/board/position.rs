@@ -312,7 +312,10 @@ impl Position {
     /// How many reserve men `color` still has waiting (their file chosen or not): each will
     /// enter the game unless forfeited.
     pub fn reserves_waiting(&self, color: Color) -> usize {
-        self.st.reserves[color.index()].iter().filter(|&&r| r != RESERVE_NONE).count()
+        self.st.reserves[color.index()]
+            .iter()
+            .filter(|&&r| r != RESERVE_NONE)
+            .count()
     }
 
     /// True when `color` still has to choose where its reserve men wait.
