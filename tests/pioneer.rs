@@ -149,3 +149,16 @@ fn random_games_keep_the_position_consistent() {
         );
     }
 }
+
+/// The evaluation counts a reserve man still to enter at most of his value, a forfeited one at
+/// nothing: White with his Mastodon waiting is clearly better off than without it.
+#[test]
+fn the_evaluation_counts_waiting_reserve_men() {
+    use chimera_engine::search::Evaluator;
+    let v = pioneer("pioneer");
+    let eval = chimera_eval::VariantEval::new(&v);
+    let with = Position::from_fen(&v, &format!("{START} {{M@g m@b}}")).unwrap();
+    let without = Position::from_fen(&v, &format!("{START} {{m@b}}")).unwrap();
+    let (a, b) = (eval.evaluate(&with), eval.evaluate(&without));
+    assert!(a > b + 200, "with the reserve {a}, without {b}");
+}

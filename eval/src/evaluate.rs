@@ -29,6 +29,9 @@ const LAZY_MARGIN: i32 = 400;
 /// Hand men count at this share (percent) of their value: they can enter anywhere, but have
 /// not yet.
 const HAND_SHARE: i32 = 85;
+/// Reserve men waiting behind a file count at this share (percent) of their value: they will
+/// enter unless the man in front of them is captured on his square first.
+const RESERVE_SHARE: i32 = 80;
 
 /// White's and Black's (middlegame, endgame) sums.
 type Sums = [(i32, i32); 2];
@@ -162,6 +165,15 @@ impl VariantEval {
                         }
                     }
                 }
+            }
+            if let Some(reserve) = &v.reserve {
+                // A reserve man still to enter (Pioneer) is worth most of his value; one that
+                // was forfeited has left the count and is worth nothing.
+                let n = pos.reserves_waiting(color) as i32;
+                let info = &t.pieces[reserve.piece.index()];
+                score[c].0 += n * info.value_mg * RESERVE_SHARE / 100;
+                score[c].1 += n * info.value_eg * RESERVE_SHARE / 100;
+                phase_mat += n * info.value_mg;
             }
             if cb_colours[c].contains(&3) {
                 score[c].0 += PAIR.0;
