@@ -860,6 +860,20 @@ fn outermost_rook(pos: &Position, color: Color, kingside: bool, rooks: u32) -> O
     if king == Square::NONE {
         return None;
     }
+    outermost(g, king, kingside, |s| {
+        let c = pos.cell(s);
+        c.is_color(color) && rooks & (1 << c.id().0) != 0
+    })
+}
+
+/// The square farthest from `king` on its rank, towards the last file (`kingside`) or the
+/// first, that satisfies `wanted`.
+fn outermost(
+    g: &crate::types::Geometry,
+    king: Square,
+    kingside: bool,
+    wanted: impl Fn(Square) -> bool,
+) -> Option<Square> {
     let (board, kfile, rank) = g.coords(king);
     let files: Vec<usize> = if kingside {
         (kfile + 1..g.files as usize).rev().collect()
@@ -869,10 +883,7 @@ fn outermost_rook(pos: &Position, color: Color, kingside: bool, rooks: u32) -> O
     files
         .into_iter()
         .map(|f| g.square(board, f, rank))
-        .find(|&s| {
-            let c = pos.cell(s);
-            c.is_color(color) && rooks & (1 << c.id().0) != 0
-        })
+        .find(|&s| wanted(s))
 }
 
 /// The meaning of the castling field.
@@ -953,19 +964,10 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         let rook_sq = if is_side_letter
             && !(file_letter && !fen_gates && !has_rook_on(v, men, color, board, rank, lower))
         {
-            let kingside = lower == 'k';
-            let files: Vec<usize> = if kingside {
-                (kfile + 1..g.files as usize).rev().collect()
-            } else {
-                (0..kfile).collect()
-            };
-            files
-                .into_iter()
-                .map(|f| g.square(board, f, rank))
-                .find(|&s| {
-                    at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0)
-                })
-                .ok_or_else(|| bad("no rook to castle with"))?
+            outermost(g, king, lower == 'k', |s| {
+                at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0)
+            })
+            .ok_or_else(|| bad("no rook to castle with"))?
         } else if file_letter {
             let s = g.square(board, lower as usize - 'a' as usize, rank);
             if !at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0) {
