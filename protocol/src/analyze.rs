@@ -21,21 +21,6 @@ pub struct InfoPrinter<'a, W: Write> {
     pub error: Option<String>,
 }
 
-/// One `info` line for `info`, with the moves written as in the root position `root`.
-pub fn info_line(root: &Position, info: &IterationInfo) -> String {
-    format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.score,
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis(),
-        pv_text(root, &info.pv)
-    )
-}
-
 /// The moves of a variation in coordinate notation, each written in the position it is made in.
 pub fn pv_text(root: &Position, pv: &[Move]) -> String {
     let mut pos = root.clone();
@@ -49,7 +34,7 @@ pub fn pv_text(root: &Position, pv: &[Move]) -> String {
 
 impl<W: Write> SearchReport for InfoPrinter<'_, W> {
     fn iteration(&mut self, info: &IterationInfo) {
-        let line = info_line(&self.root, info);
+        let line = crate::uci::info_line(&self.root, info);
         if let Err(e) = writeln!(self.out, "{line}").and_then(|_| self.out.flush()) {
             self.error.get_or_insert(e.to_string());
         }

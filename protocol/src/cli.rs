@@ -83,6 +83,17 @@ struct Common {
     diagram: Option<String>,
 }
 
+/// A whole number of at least 1, or an error naming the option.
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
+    text: &str,
+    what: &str,
+) -> Result<T, String> {
+    text.parse()
+        .ok()
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| format!("bad {what} '{text}'"))
+}
+
 fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     let mut common = Common::default();
     let mut positional: Vec<&str> = Vec::new();
@@ -109,32 +120,9 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
                 variant_given = true;
             }
             "--fen" => fen = Some(value(a)?),
-            "--threads" => {
-                let v = value(a)?;
-                threads = v
-                    .parse()
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| format!("bad thread count '{v}'"))?;
-            }
-            "--depth" => {
-                let v = value(a)?;
-                depth = Some(
-                    v.parse()
-                        .ok()
-                        .filter(|&d| d >= 1)
-                        .ok_or_else(|| format!("bad depth '{v}'"))?,
-                );
-            }
-            "--movetime" => {
-                let v = value(a)?;
-                movetime = Some(
-                    v.parse()
-                        .ok()
-                        .filter(|&t| t >= 1)
-                        .ok_or_else(|| format!("bad movetime '{v}'"))?,
-                );
-            }
+            "--threads" => threads = positive(&value(a)?, "thread count")?,
+            "--depth" => depth = Some(positive(&value(a)?, "depth")?),
+            "--movetime" => movetime = Some(positive(&value(a)?, "movetime")?),
             "-h" | "--help" => positional.insert(0, "help"),
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
             s => positional.push(s),

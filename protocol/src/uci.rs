@@ -187,7 +187,8 @@ struct InfoReport {
     root: Position,
 }
 
-/// The `info` line of one iteration.
+/// The `info` line of one iteration, with the moves written as in the root position `root`
+/// (also what `chimera analyze` prints).
 pub fn info_line(root: &Position, info: &IterationInfo) -> String {
     format!(
         "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
