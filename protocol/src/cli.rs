@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use chimera_engine::search::Limits;
 use chimera_engine::variant::Registry;
 use chimera_engine::Position;
 
@@ -22,10 +23,11 @@ commands:
   variants            list the variants this engine knows
   bench [DEPTH] [--threads N]
                       search fixed positions of several variants; last line: <nodes> nodes <nps> nps
-  analyze [--variant V] [--fen FEN] [--depth D | --movetime MS] [--threads N]
+  analyze [--variant V] [--fen FEN] [--depth D | --movetime MS | --nodes N] [--threads N]
                       search one position, printing each iteration, then the best move
-  epd FILE --movetime MS [--threads N] [--variant V]
-                      run a test suite (bm/am in SAN) and print the number solved
+  epd FILE (--movetime MS | --nodes N) [--threads N] [--variant V]
+                      run a test suite (bm/am in SAN) and print the number solved;
+                      --nodes gives the same result on every machine (one thread)
   eval-tables [--variant V]
                       print the evaluation's piece values and square tables
   check FILE          parse and build a variant file without using it; report every problem
@@ -54,14 +56,13 @@ enum Command {
     Analyze {
         variant: String,
         fen: Option<String>,
-        depth: Option<u32>,
-        movetime: Option<u64>,
+        limits: Limits,
         threads: usize,
     },
     Epd {
         file: String,
         variant: String,
-        movetime: u64,
+        limits: Limits,
         threads: usize,
     },
     EvalTables {
@@ -103,6 +104,7 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     let mut threads = 1usize;
     let mut depth: Option<u32> = None;
     let mut movetime: Option<u64> = None;
+    let mut nodes: Option<u64> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -123,6 +125,7 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
             "--threads" => threads = positive(&value(a)?, "thread count")?,
             "--depth" => depth = Some(positive(&value(a)?, "depth")?),
             "--movetime" => movetime = Some(positive(&value(a)?, "movetime")?),
+            "--nodes" => nodes = Some(positive(&value(a)?, "node count")?),
             "-h" | "--help" => positional.insert(0, "help"),
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
             s => positional.push(s),
@@ -163,23 +166,36 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
             threads,
         },
         ["analyze"] => {
-            if depth.is_none() && movetime.is_none() {
-                return Err("analyze needs --depth D or --movetime MS".into());
+            if depth.is_none() && movetime.is_none() && nodes.is_none() {
+                return Err("analyze needs --depth D, --movetime MS or --nodes N".into());
             }
             Command::Analyze {
                 variant,
                 fen,
-                depth,
-                movetime,
+                limits: Limits {
+                    depth,
+                    movetime,
+                    nodes,
+                    ..Limits::default()
+                },
                 threads,
             }
         }
-        ["epd", file] => Command::Epd {
-            file: file.to_string(),
-            variant,
-            movetime: movetime.ok_or("epd needs --movetime MS")?,
-            threads,
-        },
+        ["epd", file] => {
+            if movetime.is_none() && nodes.is_none() {
+                return Err("epd needs --movetime MS or --nodes N".into());
+            }
+            Command::Epd {
+                file: file.to_string(),
+                variant,
+                limits: Limits {
+                    movetime,
+                    nodes,
+                    ..Limits::default()
+                },
+                threads,
+            }
+        }
         ["eval-tables"] => Command::EvalTables { variant },
         ["check", file] => Command::Check {
             file: file.to_string(),
@@ -236,30 +252,22 @@ pub fn run(args: &[String]) -> i32 {
         Command::Analyze {
             variant,
             fen,
-            depth,
-            movetime,
+            limits,
             threads,
-        } => {
-            let limits = chimera_engine::search::Limits {
-                depth,
-                movetime,
-                ..Default::default()
-            };
-            crate::analyze::run(
-                &registry,
-                &variant,
-                fen.as_deref(),
-                &limits,
-                threads,
-                &mut out,
-            )
-        }
+        } => crate::analyze::run(
+            &registry,
+            &variant,
+            fen.as_deref(),
+            &limits,
+            threads,
+            &mut out,
+        ),
         Command::Epd {
             file,
             variant,
-            movetime,
+            limits,
             threads,
-        } => crate::epd::run(&registry, &file, &variant, movetime, threads, &mut out).map(|_| ()),
+        } => crate::epd::run(&registry, &file, &variant, &limits, threads, &mut out).map(|_| ()),
         Command::EvalTables { variant } => match registry.get(&variant) {
             Some(v) => write!(out, "{}", chimera_eval::Tables::new(&v).to_text())
                 .map_err(|e| e.to_string()),
@@ -403,14 +411,37 @@ mod tests {
         assert!(matches!(
             c,
             Command::Analyze {
-                depth: Some(7),
-                movetime: None,
+                limits: Limits {
+                    depth: Some(7),
+                    movetime: None,
+                    ..
+                },
                 threads: 2,
                 ..
             }
         ));
+        let (c, _) = parse_args(&args("epd wac.epd --nodes 5000")).unwrap();
+        assert!(matches!(
+            c,
+            Command::Epd {
+                limits: Limits {
+                    nodes: Some(5000),
+                    ..
+                },
+                ..
+            }
+        ));
         let (c, _) = parse_args(&args("epd wac.epd --movetime 100")).unwrap();
-        assert!(matches!(c, Command::Epd { movetime: 100, .. }));
+        assert!(matches!(
+            c,
+            Command::Epd {
+                limits: Limits {
+                    movetime: Some(100),
+                    ..
+                },
+                ..
+            }
+        ));
         assert_eq!(
             parse_args(&args("bench 5")).unwrap().0,
             Command::Bench {

@@ -65,13 +65,13 @@ pub fn parse_line(line: &str, number: usize) -> Result<Option<EpdRecord>, String
     Ok(Some(rec))
 }
 
-/// Runs the suite in `file` on `variant` with `movetime` ms per position; prints one line per
-/// position and `solved N/M` last. Returns (solved, total).
+/// Runs the suite in `file` on `variant` with `limits` for every position (a fresh table each
+/// time); prints one line per position and `solved N/M` last. Returns (solved, total).
 pub fn run(
     registry: &Registry,
     file: &str,
     variant: &str,
-    movetime: u64,
+    limits: &Limits,
     threads: usize,
     out: &mut impl Write,
 ) -> Result<(usize, usize), String> {
@@ -99,11 +99,7 @@ pub fn run(
         let best = resolve(&mut pos, &rec.best)?;
         let avoid = resolve(&mut pos, &rec.avoid)?;
         searcher.clear();
-        let limits = Limits {
-            movetime: Some(movetime),
-            ..Limits::default()
-        };
-        let r = searcher.search(&pos, &limits, &eval, &mut Silent);
+        let r = searcher.search(&pos, limits, &eval, &mut Silent);
         total += 1;
         let ok = r
             .best
