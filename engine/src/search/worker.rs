@@ -83,6 +83,8 @@ pub(crate) struct Worker<'a> {
     evals: [Value; MAX_PLY + 1],
     /// Ply of the last null move on the current path (repetitions do not cross it).
     last_null: Vec<usize>,
+    /// Per ply: the move left out by a singular-extension test search, or `NO_MOVE`.
+    excluded: Vec<Move>,
     lmr: Vec<[u8; 64]>,
     /// Mover colour with the bits of the variant that the node code asks about.
     checking: bool,
@@ -129,6 +131,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
             last_null: Vec::with_capacity(MAX_PLY),
+            excluded: vec![NO_MOVE; MAX_PLY + 1],
             lmr,
             checking: v.checking,
             royal_mask: v.royal_mask != 0,
@@ -449,8 +452,16 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
+        let excluded = self.excluded[ply];
+        let singular_search = excluded != NO_MOVE;
         let key = self.pos.hash();
-        let entry = self.shared.tt.probe(key);
+        // A test search with a move left out is not this position's search: it neither reads
+        // nor writes the table's verdict.
+        let entry = if singular_search {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_key = entry.map_or(0, |e| e.move_key);
         if let Some(e) = entry {
             let v = value_from_tt(e.value, ply);
@@ -467,12 +478,14 @@ impl<'a> Worker<'a> {
         }
         let static_eval = if in_check {
             -INFINITE
+        } else if singular_search {
+            self.evals[ply]
         } else {
             self.eval.evaluate(&self.pos)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !singular_search {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             if depth <= 7
                 && static_eval - 80 * (depth - improving as i32) >= beta
@@ -522,6 +535,41 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return game_value(self.pos.no_move_value(in_check), ply);
         }
+        // Singular extension: when the table's move is the only one that keeps the score up
+        // (every other move fails low against a margin below it, at reduced depth), it is
+        // searched one ply deeper. When even the others reach beta, the node is cut at once.
+        let mut singular_extend = false;
+        if let Some(e) = entry.filter(|e| {
+            !root
+                && depth >= 8
+                && e.move_key != 0
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+        }) {
+            let tt_value = value_from_tt(e.value, ply);
+            if tt_value.abs() < MATE_BOUND {
+                if let Some(&tt_move) = moves.iter().find(|&&m| move_key(m) == e.move_key) {
+                    let singular_beta = tt_value - 2 * depth;
+                    self.excluded[ply] = tt_move;
+                    let v = self.negamax(
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        false,
+                    );
+                    self.excluded[ply] = NO_MOVE;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < singular_beta {
+                        singular_extend = true;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
+        }
         let mut scores = ScoreList::new();
         self.score_moves(&moves, tt_key, ply, &mut scores);
 
@@ -534,6 +582,9 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
+            if mv == excluded {
+                continue;
+            }
             let capture = self.pos.is_capture(mv);
             let quiet = !capture && mv.promotion().is_none();
             let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
@@ -577,7 +628,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let new_depth = depth - 1 + extend as i32;
+            let singular = singular_extend && tt_key != 0 && move_key(mv) == tt_key;
+            let new_depth = depth - 1 + (extend || singular) as i32;
             let mut v;
             if searched == 0 {
                 v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
@@ -638,8 +690,12 @@ impl<'a> Worker<'a> {
             }
         }
         if searched == 0 {
-            // Every move was pruned: the node is as bad as its static value says.
+            // Every move was pruned (or, in a singular test, the only move was left out): the
+            // node is as bad as its static value says.
             return alpha;
+        }
+        if singular_search {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -676,7 +732,8 @@ impl<'a> Worker<'a> {
             return self.eval.evaluate(&self.pos);
         }
         let key = self.pos.hash();
-        if let Some(e) = self.shared.tt.probe(key) {
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry {
             let v = value_from_tt(e.value, ply);
             if match e.bound {
                 Bound::Exact => true,
@@ -686,6 +743,8 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
+        let tt_key = entry.map_or(0, |e| e.move_key);
+        let old_alpha = alpha;
         let in_check = self.pos.in_check();
         let us = self.pos.side_to_move();
         let mut moves = MoveList::new();
@@ -701,6 +760,11 @@ impl<'a> Worker<'a> {
         } else {
             stand_pat = self.eval.evaluate_lazy(&self.pos, alpha, beta);
             if stand_pat >= beta {
+                if entry.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, 0, value_to_tt(stand_pat, ply), 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -715,8 +779,9 @@ impl<'a> Worker<'a> {
             }
         }
         let mut scores = ScoreList::new();
-        self.score_moves(&moves, 0, ply, &mut scores);
+        self.score_moves(&moves, tt_key, ply, &mut scores);
         let them = us.opposite();
+        let mut best_move = NO_MOVE;
         let gating_checked = self
             .pos
             .variant()
@@ -766,11 +831,29 @@ impl<'a> Worker<'a> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = mv;
                     if v >= beta {
                         break;
                     }
                 }
             }
+        }
+        if best > -INFINITE {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > old_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mk = if best_move == NO_MOVE {
+                0
+            } else {
+                move_key(best_move)
+            };
+            self.shared
+                .tt
+                .store(key, mk, value_to_tt(best, ply), 0, bound);
         }
         best
     }
