@@ -92,7 +92,13 @@ pub(crate) struct Worker<'a> {
     /// Piece values per type, read once from the evaluator.
     values: Vec<Value>,
     see_values: SeeValues,
+    /// Full static evaluations by position key (a small direct-mapped cache: the same
+    /// positions come back through transpositions, re-searches and quiescence).
+    eval_cache: Vec<(u64, Value)>,
 }
+
+/// Entries in each thread's evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 impl<'a> Worker<'a> {
     pub fn new(
@@ -137,6 +143,7 @@ impl<'a> Worker<'a> {
             royal_mask: v.royal_mask != 0,
             values,
             see_values,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
 
@@ -316,6 +323,29 @@ impl<'a> Worker<'a> {
         self.values.get(id.index()).copied().unwrap_or(0)
     }
 
+    /// The full static evaluation of the current position.
+    fn evaluate(&mut self) -> Value {
+        let key = self.pos.hash();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let v = self.eval.evaluate(&self.pos);
+        self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, v);
+        v
+    }
+
+    /// The static evaluation, or a bound on it far outside `alpha..beta` (not cached: it may
+    /// be incomplete).
+    fn evaluate_lazy(&mut self, alpha: Value, beta: Value) -> Value {
+        let key = self.pos.hash();
+        let slot = &self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        self.eval.evaluate_lazy(&self.pos, alpha, beta)
+    }
+
     /// The static exchange value of `mv`, when SEE can judge it.
     #[inline]
     fn see(&self, mv: Move) -> Option<Value> {
@@ -442,7 +472,7 @@ impl<'a> Worker<'a> {
                 return alpha;
             }
             if ply >= MAX_PLY - 1 {
-                return self.eval.evaluate(&self.pos);
+                return self.evaluate();
             }
         }
         let in_check = self.pos.in_check();
@@ -481,7 +511,7 @@ impl<'a> Worker<'a> {
         } else if singular_search {
             self.evals[ply]
         } else {
-            self.eval.evaluate(&self.pos)
+            self.evaluate()
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -729,7 +759,7 @@ impl<'a> Worker<'a> {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return self.evaluate();
         }
         let key = self.pos.hash();
         let entry = self.shared.tt.probe(key);
@@ -758,7 +788,7 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.eval.evaluate_lazy(&self.pos, alpha, beta);
+            stand_pat = self.evaluate_lazy(alpha, beta);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.shared
