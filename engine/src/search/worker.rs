@@ -2,6 +2,8 @@
 //! ordering (table move, captures by MVV-LVA, killers, history) and the histories themselves,
 //! which are sized from the variant (piece types x mailbox cells), not from chess.
 
+mod root;
+
 use std::sync::atomic::Ordering;
 
 use super::see::{see, see_ge, SeeValues};
@@ -90,6 +92,9 @@ pub(crate) struct Worker<'a> {
     /// Piece values per type, read once from the evaluator.
     values: Vec<Value>,
     see_values: SeeValues,
+    /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
+    /// multi-line search the first moves of the lines already found this iteration.
+    root_skip: Vec<Move>,
 }
 
 impl<'a> Worker<'a> {
@@ -134,6 +139,7 @@ impl<'a> Worker<'a> {
             royal_mask: v.royal_mask != 0,
             values,
             see_values,
+            root_skip: Vec::new(),
         }
     }
 
@@ -150,6 +156,10 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
         };
+        let lines = self.prepare_root();
+        if lines > 1 {
+            return self.iterate_lines(max_depth, lines, report);
+        }
         let mut depth = 1;
         while depth <= max_depth {
             if self.skips(depth) {
@@ -213,6 +223,7 @@ impl<'a> Worker<'a> {
                     time: elapsed,
                     hashfull: self.shared.tt.hashfull(),
                     pv: result.pv.clone(),
+                    multipv: 1,
                 });
                 if self.pv_len[0] == 0 {
                     break;
@@ -534,6 +545,9 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
+            if root && self.root_skip.contains(&mv) {
+                continue;
+            }
             let capture = self.pos.is_capture(mv);
             let quiet = !capture && mv.promotion().is_none();
             let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
@@ -653,9 +667,12 @@ impl<'a> Worker<'a> {
         } else {
             move_key(best_move)
         };
-        self.shared
-            .tt
-            .store(key, mk, value_to_tt(best, ply), depth, bound);
+        // A root searched without some of its moves has no true value to keep.
+        if !root || self.root_skip.is_empty() {
+            self.shared
+                .tt
+                .store(key, mk, value_to_tt(best, ply), depth, bound);
+        }
         best
     }
 
