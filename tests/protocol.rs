@@ -31,6 +31,21 @@ fn talk<D: chimera_protocol::input::Dialect>(
     cap.take()
 }
 
+/// The engine's move in XBoard output: a multi-leg move comes one leg per `move` line, every
+/// leg but the last ending with a comma, and is joined back into one token here.
+fn xboard_move(lines: &[String]) -> Option<String> {
+    let mut text = String::new();
+    for l in lines {
+        if let Some(leg) = l.strip_prefix("move ") {
+            text.push_str(leg);
+            if !leg.ends_with(',') {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
 fn bestmoves(lines: &[String]) -> Vec<&String> {
     lines.iter().filter(|l| l.starts_with("bestmove")).collect()
 }
@@ -481,14 +496,14 @@ fn xboard_plays_the_seed_variants_without_illegal_moves() {
         let mut plies = 0;
         for _ in 0..40 {
             let out = talk(&mut d, &cap, &["go", "force", "ping 1"]);
-            let Some(line) = out.iter().find(|l| l.starts_with("move ")) else {
+            let Some(mv) = xboard_move(&out) else {
                 assert!(
                     pos.legal_moves().is_empty() || out.iter().any(|l| l.contains('{')),
                     "{variant}: no move: {out:?}"
                 );
                 break;
             };
-            let mv = line.trim_start_matches("move ").trim();
+            let mv = mv.as_str();
             pos.try_play(mv)
                 .unwrap_or_else(|e| panic!("{variant}: engine played {mv}: {e} in {}", pos.fen()));
             plies += 1;
