@@ -132,6 +132,37 @@ pub fn shift_ranks(text: &str, delta: i32) -> String {
     out
 }
 
+/// A piece's XBetza as XBoard reads it: a doubled atom (`NN`, the nightrider) is written
+/// with range 0 (`N0`), because XBoard 4.9 takes `NN` for a plain knight and then refuses the
+/// rider's longer moves as illegal.
+pub fn xboard_betza(betza: &str) -> String {
+    let mut out = String::with_capacity(betza.len());
+    let mut prev: Option<char> = None;
+    for c in betza.chars() {
+        if c.is_ascii_uppercase() && prev == Some(c) {
+            out.push('0');
+            prev = None;
+            continue;
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out
+}
+
+/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
+pub fn cecp_text(text: &str, rank_shift: i32) -> String {
+    let shifted = match rank_shift {
+        0 => text.to_string(),
+        d => shift_ranks(text, d),
+    };
+    shifted
+        .split(' ')
+        .map(|w| if w == "0000" { "@@@@" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One CECP command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum XbCommand {
@@ -297,7 +328,8 @@ struct Thinking {
     out: Output,
     root: Position,
     post: Arc<AtomicBool>,
-    ten_ranks: bool,
+    /// What [`cecp_text`] adds to rank numbers.
+    rank_shift: i32,
 }
 
 impl SearchReport for Thinking {
@@ -310,10 +342,10 @@ impl SearchReport for Thinking {
             Score::Mate(m) if m > 0 => 100_000 + m,
             Score::Mate(m) => -100_000 + m,
         };
-        let mut pv = crate::analyze::pv_text(&self.root, &info.pv);
-        if self.ten_ranks {
-            pv = shift_ranks(&pv, -1);
-        }
+        let pv = cecp_text(
+            &crate::analyze::pv_text(&self.root, &info.pv),
+            self.rank_shift,
+        );
         self.out.line(&format!(
             "{} {score} {} {}\t{pv}",
             info.depth,
@@ -348,6 +380,8 @@ pub struct Xboard {
     hint: Option<(u64, Move)>,
     /// The ponder search in progress, if any.
     pondering: Option<Ponder>,
+    /// The number of the first rank on the wire: 1, or 0 for XBoard's `-rankOffset 1`.
+    rank_base: u8,
     queue: VecDeque<String>,
     /// The game was declared over: no searching until `new` or a new position.
     over: bool,
@@ -372,6 +406,7 @@ impl Xboard {
             excluded: Vec::new(),
             hint: None,
             pondering: None,
+            rank_base: 1,
             queue: VecDeque::new(),
             over: false,
         }
@@ -381,24 +416,23 @@ impl Xboard {
         self.state.out.line(s);
     }
 
-    fn ten_ranks(&self) -> bool {
-        self.state.variant.geometry.ranks == 10
+    /// What is added to a rank number on the way out, as XBoard's `ONE` macro counts: one
+    /// less on boards of exactly 10 ranks (D1), and one less again with `RankBase` 0, the
+    /// numbering XBoard uses when started with `-rankOffset 1` (needed on 16-rank boards,
+    /// whose rank 16 XBoard cannot read back; PROTOCOLS.md §6).
+    fn rank_shift(&self) -> i32 {
+        -((self.state.variant.geometry.ranks == 10) as i32) - (self.rank_base == 0) as i32
     }
 
     fn wire_in(&self, text: &str) -> String {
-        if self.ten_ranks() {
-            shift_ranks(text, 1)
-        } else {
-            text.to_string()
+        match self.rank_shift() {
+            0 => text.to_string(),
+            d => shift_ranks(text, -d),
         }
     }
 
     fn wire_out(&self, text: &str) -> String {
-        if self.ten_ranks() {
-            shift_ranks(text, -1)
-        } else {
-            text.to_string()
-        }
+        cecp_text(text, self.rank_shift())
     }
 
     /// A FEN from the wire: only the e.p. field holds squares.
@@ -436,6 +470,10 @@ impl Xboard {
             "feature option=\"MultiPV -spin {} 1 256\"",
             self.state.options.multipv
         ));
+        self.out(&format!(
+            "feature option=\"RankBase -spin {} 0 1\"",
+            self.rank_base
+        ));
         self.out("feature option=\"VariantPath -file \"");
         self.out("feature done=1");
     }
@@ -463,7 +501,7 @@ impl Xboard {
             self.wire_fen(&v.start_fen)
         ));
         for p in &v.pieces {
-            let mut betza = p.betza.clone();
+            let mut betza = xboard_betza(&p.betza);
             if let Some(c) = &v.castling {
                 if v.pieces
                     .get(c.king.0 as usize)
@@ -584,7 +622,7 @@ impl Xboard {
             out: self.state.out.clone(),
             root: root.clone(),
             post: self.post.clone(),
-            ten_ranks: self.ten_ranks(),
+            rank_shift: self.rank_shift(),
         })
     }
 
@@ -758,6 +796,13 @@ impl Xboard {
             }
             ("variantpath", Some(v)) => {
                 self.state.load_variant_path(v)?;
+            }
+            ("rankbase", Some(v)) => {
+                self.rank_base = match v {
+                    "0" => 0,
+                    "1" => 1,
+                    _ => return Err(format!("bad value '{v}' (0 or 1)")),
+                };
             }
             ("multipv", Some(v)) => {
                 self.state.options.multipv = v
