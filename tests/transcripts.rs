@@ -614,6 +614,10 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
             let pieces = out.iter().filter(|l| l.starts_with("piece ")).count();
             assert_eq!(pieces, d.dialect.state.variant.pieces.len(), "{variant}");
         }
+        if variant == "pawnvault" {
+            // Two holdings slots for the dragon and the castellan in hand.
+            assert!(out[0].contains(" 8x8+2_fairy "), "{out:?}");
+        }
     }
     talk(&mut d, &cap, &["new"]);
     assert_eq!(d.dialect.state.variant.name, "chess");

@@ -308,7 +308,7 @@ impl Uci {
             v.name,
             v.geometry.display_files(),
             v.geometry.ranks,
-            v.pocket_size,
+            crate::xboard::holdings_slots(v),
             template,
             v.start_fen
         )

@@ -4,6 +4,11 @@
 //! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire (D1).
 //! With `hard`, the engine ponders on the reply it expects after each of its moves; a
 //! correct guess turns the ponder search into the search for the engine's next move.
+//!
+//! Vanguard (16x16) under XBoard 4.9: XBoard cannot read back moves from rank 16 and does not
+//! know every multi-leg piece, so start it as
+//! `xboard -fcp "chimera xboard" -variant vanguard -rankOffset 1 -firstOptions RankBase=0
+//! -testLegality false -size 49`.
 
 use std::collections::VecDeque;
 use std::str::FromStr;
@@ -148,6 +153,33 @@ pub fn xboard_betza(betza: &str) -> String {
         prev = Some(c);
     }
     out
+}
+
+/// The holdings slots XBoard must show for `v`: `pocketSize` if the variant gives it, else one
+/// per type that can be in hand (every non-royal type when captures go to hand, otherwise
+/// the types in the start position's holdings), so that a variant with a hand never gets a
+/// board without holdings.
+pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
+    if v.pocket_size > 0 || !v.has_hand {
+        return v.pocket_size;
+    }
+    if v.captures_to_hand {
+        return (0..v.pieces.len()).filter(|&i| !v.pieces[i].royal).count() as u32;
+    }
+    let holdings = v
+        .start_fen
+        .split_whitespace()
+        .next()
+        .and_then(|board| board.split_once('['))
+        .map_or("", |(_, rest)| rest.split(']').next().unwrap_or(""));
+    let mut types: Vec<char> = holdings
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    types.len() as u32
 }
 
 /// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
@@ -497,7 +529,7 @@ impl Xboard {
             "setup ({table}) {}x{}+{}_{template} {}",
             v.geometry.display_files(),
             v.geometry.ranks,
-            v.pocket_size,
+            holdings_slots(&v),
             self.wire_fen(&v.start_fen)
         ));
         for p in &v.pieces {
