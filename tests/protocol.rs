@@ -31,6 +31,21 @@ fn talk<D: chimera_protocol::input::Dialect>(
     cap.take()
 }
 
+/// The engine's move in XBoard output: a multi-leg move comes one leg per `move` line, every
+/// leg but the last ending with a comma, and is joined back into one token here.
+fn xboard_move(lines: &[String]) -> Option<String> {
+    let mut text = String::new();
+    for l in lines {
+        if let Some(leg) = l.strip_prefix("move ") {
+            text.push_str(leg);
+            if !leg.ends_with(',') {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
 fn bestmoves(lines: &[String]) -> Vec<&String> {
     lines.iter().filter(|l| l.starts_with("bestmove")).collect()
 }
@@ -377,24 +392,51 @@ for proto in ("uci", "xboard"):
     popen = chess.engine.SimpleEngine.popen_uci if proto == "uci" else chess.engine.SimpleEngine.popen_xboard
     eng = popen([sys.argv[1]])
     board = chess.Board()
-    for _ in range(4):
-        board.push(eng.play(board, chess.engine.Limit(depth=2)).move)
+    for ply in range(6):
+        # Pondering between moves from the second move on (hard / go ponder).
+        result = eng.play(board, chess.engine.Limit(depth=2), ponder=ply >= 2)
+        assert result.move in board.legal_moves, result.move
+        board.push(result.move)
     info = eng.analyse(board, chess.engine.Limit(depth=2))
     assert info.get("score") is not None
+    if proto == "uci":
+        lines = eng.analyse(board, chess.engine.Limit(depth=3), multipv=3)
+        assert len(lines) == 3, lines
+        assert len({l["pv"][0] for l in lines}) == 3, lines
+        only = list(board.legal_moves)[:2]
+        info = eng.analyse(board, chess.engine.Limit(depth=3), root_moves=only)
+        assert info["pv"][0] in only, info
     eng.quit()
     print("ok", proto)
 "#;
 
+/// Runs `python3` with `args`; `None` when it cannot be started at all.
+fn python(args: &[&str]) -> Option<std::process::Output> {
+    std::process::Command::new("python3")
+        .args(args)
+        .output()
+        .ok()
+}
+
 #[test]
 fn python_chess_client_plays_both_protocols() {
-    // Optional: the CI machine may have no Python or no python-chess; skip cleanly then.
-    let has_chess = std::process::Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_chess {
-        eprintln!("skipped: python3 with the 'chess' package is not installed");
+    // Without Python there is no client to run: skip, saying so. With Python, python-chess
+    // is installed here if it is missing (the test's own set-up); only a machine that cannot
+    // reach the package index skips then. Once the client runs, any failure fails the test.
+    if !python(&["--version"]).is_some_and(|o| o.status.success()) {
+        eprintln!("skipped: python3 is not installed");
         return;
+    }
+    let has_chess = || python(&["-c", "import chess.engine"]).is_some_and(|o| o.status.success());
+    if !has_chess() {
+        let pip = python(&["-m", "pip", "install", "--quiet", "chess"]);
+        if !has_chess() {
+            let why = pip.map_or("pip did not start".to_string(), |o| {
+                String::from_utf8_lossy(&o.stderr).into_owned()
+            });
+            eprintln!("skipped: python-chess is missing and 'pip install chess' failed: {why}");
+            return;
+        }
     }
     let out = std::process::Command::new("python3")
         .args(["-c", PYTHON_CLIENT, env!("CARGO_BIN_EXE_chimera")])
@@ -481,14 +523,14 @@ fn xboard_plays_the_seed_variants_without_illegal_moves() {
         let mut plies = 0;
         for _ in 0..40 {
             let out = talk(&mut d, &cap, &["go", "force", "ping 1"]);
-            let Some(line) = out.iter().find(|l| l.starts_with("move ")) else {
+            let Some(mv) = xboard_move(&out) else {
                 assert!(
                     pos.legal_moves().is_empty() || out.iter().any(|l| l.contains('{')),
                     "{variant}: no move: {out:?}"
                 );
                 break;
             };
-            let mv = line.trim_start_matches("move ").trim();
+            let mv = mv.as_str();
             pos.try_play(mv)
                 .unwrap_or_else(|e| panic!("{variant}: engine played {mv}: {e} in {}", pos.fen()));
             plies += 1;

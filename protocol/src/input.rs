@@ -76,18 +76,25 @@ impl<D: Dialect> Driver<D> {
 
     /// Handles one line and waits as described above; returns `false` once the dialect quit.
     pub fn feed(&mut self, line: &str) -> bool {
+        self.send(line);
+        self.settle();
+        !self.quit
+    }
+
+    /// Handles one line without waiting for the search it may start, as a GUI does when it
+    /// sends `?` or `stop` to an engine that is thinking; returns `false` once the dialect quit.
+    pub fn send(&mut self, line: &str) -> bool {
         if self.quit {
             return false;
         }
         if self.dialect.handle(Event::Line(line.to_string())) == Flow::Quit {
             self.quit = true;
         }
-        self.settle();
         !self.quit
     }
 
     /// Waits for searches that will end by themselves.
-    fn settle(&mut self) {
+    pub fn settle(&mut self) {
         while self.dialect.state().should_wait() {
             let Ok(ev) = self.rx.recv() else { return };
             if self.dialect.handle(ev) == Flow::Quit {

@@ -1,14 +1,17 @@
-//! Chimera's text interfaces. For now the command line (`cli`): perft, the variant list, the
-//! variant file checker, and the search tools `bench`, `analyze` and `epd` (with the SAN reader
-//! and writer `san` that test suites need); the UCI and XBoard dialects build on the same
-//! engine state later.
+//! Chimera's text interfaces: the command line (`cli`: perft, the variant list, the variant
+//! file checker, and the search tools `bench`, `analyze` and `epd`, with the SAN reader and
+//! writer `san` that test suites need) and the GUI dialects, UCI (`uci`) and XBoard (`xboard`),
+//! which share one engine state (`state`) fed by the input thread (`input`), and write moves
+//! through `wire` and highlights through `highlight`.
 
 pub mod analyze;
 pub mod bench;
 pub mod cli;
 pub mod epd;
+pub mod highlight;
 pub mod input;
 pub mod san;
 pub mod state;
 pub mod uci;
+pub mod wire;
 pub mod xboard;

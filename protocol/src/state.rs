@@ -99,8 +99,10 @@ pub struct Options {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
-    /// Lines the GUI asked for (the search reports one).
+    /// How many best lines the search reports (UCI `MultiPV`).
     pub multipv: u32,
+    /// UCI_Chess960: castling is written king-takes-rook.
+    pub chess960: bool,
     /// Whether the GUI may ask for pondering.
     pub ponder: bool,
     /// Milliseconds kept back on every clock decision.
@@ -115,6 +117,7 @@ impl Default for Options {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
+            chess960: false,
             ponder: false,
             move_overhead: chimera_engine::search::time::DEFAULT_OVERHEAD_MS,
             variant_path: String::new(),
@@ -162,25 +165,7 @@ pub struct EngineState {
     stop: Arc<AtomicBool>,
     generation: Arc<AtomicU64>,
     hash_dirty: bool,
-    /// Set when the running search has been asked to stop (see [`StopGuard`]).
-    requested: Arc<AtomicBool>,
     events: Sender<Event>,
-}
-
-/// Passes iterations on to the dialect's report and re-asserts a stop request.
-struct StopGuard<'a> {
-    inner: &'a mut (dyn SearchReport + Send),
-    requested: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
-}
-
-impl SearchReport for StopGuard<'_> {
-    fn iteration(&mut self, info: &chimera_engine::search::IterationInfo) {
-        self.inner.iteration(info);
-        if self.requested.load(Ordering::SeqCst) {
-            self.stop.store(true, Ordering::SeqCst);
-        }
-    }
 }
 
 impl EngineState {
@@ -206,7 +191,6 @@ impl EngineState {
             stop,
             generation: Arc::new(AtomicU64::new(0)),
             hash_dirty: false,
-            requested: Arc::new(AtomicBool::new(false)),
             events,
         }
     }
@@ -320,12 +304,28 @@ impl EngineState {
         &mut self,
         limits: Limits,
         open_ended: bool,
+        report: Box<dyn SearchReport + Send>,
+    ) -> bool {
+        let root = self.position.clone();
+        self.start_search_on(root, limits, open_ended, report)
+    }
+
+    /// Like [`EngineState::start_search`], but searches `root` instead of the current
+    /// position (XBoard pondering searches the position after the expected reply).
+    pub fn start_search_on(
+        &mut self,
+        root: Position,
+        limits: Limits,
+        open_ended: bool,
         mut report: Box<dyn SearchReport + Send>,
     ) -> bool {
         let Some(mut searcher) = self.searcher.take() else {
             return false;
         };
         self.apply_options(&mut searcher, false);
+        // Cleared here, on the dialect's thread: a stop read after this line reaches the
+        // search even if its thread has not started yet.
+        searcher.arm();
         let id = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.running = Some(Running {
             id,
@@ -333,21 +333,10 @@ impl EngineState {
             stopped: false,
             discard: false,
         });
-        let root = self.position.clone();
         let eval = self.eval.clone();
         let events = self.events.clone();
-        let requested = Arc::new(AtomicBool::new(false));
-        self.requested = requested.clone();
-        let stop = self.stop.clone();
         std::thread::spawn(move || {
-            // The searcher clears its stop flag when it starts, which would lose a stop sent
-            // just before that; the guard repeats the request after every iteration.
-            let mut guard = StopGuard {
-                inner: report.as_mut(),
-                requested,
-                stop,
-            };
-            let result = searcher.search(&root, &limits, eval.as_ref(), &mut guard);
+            let result = searcher.search(&root, &limits, eval.as_ref(), report.as_mut());
             let _ = events.send(Event::Done(Box::new(Finished {
                 id,
                 result,
@@ -362,7 +351,6 @@ impl EngineState {
     pub fn stop_search(&mut self) {
         if let Some(r) = self.running.as_mut() {
             r.stopped = true;
-            self.requested.store(true, Ordering::SeqCst);
             self.stop.store(true, Ordering::SeqCst);
         }
     }
@@ -374,11 +362,9 @@ impl EngineState {
             return;
         };
         let (id, generation, stop) = (r.id, self.generation.clone(), self.stop.clone());
-        let requested = self.requested.clone();
         std::thread::spawn(move || {
             std::thread::sleep(after);
             if generation.load(Ordering::SeqCst) == id {
-                requested.store(true, Ordering::SeqCst);
                 stop.store(true, Ordering::SeqCst);
             }
         });
@@ -406,7 +392,7 @@ impl EngineState {
     }
 
     /// `go perft N`: one `move: count` line per root move, an empty line, the total.
-    pub fn perft(&mut self, depth: u32) {
+    pub fn perft(&mut self, depth: u32, castling: crate::wire::Castling) {
         let mut pos = self.position.clone();
         let divide = pos.perft_divide(depth, false);
         let total: u64 = if depth == 0 {
@@ -415,7 +401,8 @@ impl EngineState {
             divide.iter().map(|d| d.1).sum()
         };
         for (m, n) in &divide {
-            self.out.line(&format!("{}: {n}", pos.move_text(*m)));
+            let text = crate::wire::move_text(&pos, *m, castling);
+            self.out.line(&format!("{text}: {n}"));
         }
         self.out.line("");
         self.out.line(&format!("Nodes searched: {total}"));

@@ -9,9 +9,9 @@ use std::time::Duration;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
 use chimera_engine::Position;
 
-use crate::analyze::pv_text;
 use crate::input::{Dialect, Flow};
 use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
+use crate::wire::{line_text, move_text, Castling};
 
 /// The engine's name as GUIs show it.
 pub const ENGINE_NAME: &str = concat!("Chimera ", env!("CARGO_PKG_VERSION"));
@@ -25,8 +25,8 @@ pub struct Go {
     pub limits: Limits,
     /// `go ponder`: search the expected position until `ponderhit` or `stop`.
     pub ponder: bool,
-    /// `searchmoves`: the root moves to consider (checked for legality; the search has no
-    /// root-move filter to apply them).
+    /// `searchmoves`: the only root moves to search (as given; checked when the search
+    /// starts).
     pub searchmoves: Vec<String>,
     /// `go perft N` instead of a search.
     pub perft: Option<u32>,
@@ -181,44 +181,52 @@ impl FromStr for UciCommand {
     }
 }
 
-/// Writes each completed iteration as an `info` line.
+/// Writes each completed iteration as an `info` line (one per line of a MultiPV search).
 struct InfoReport {
     out: Output,
     root: Position,
+    castling: Castling,
 }
 
 /// The `info` line of one iteration, with the moves written as in the root position `root`
 /// (also what `chimera analyze` prints).
 pub fn info_line(root: &Position, info: &IterationInfo) -> String {
+    info_line_with(root, info, Castling::KingToTarget)
+}
+
+/// [`info_line`] with castling written as `castling` says.
+pub fn info_line_with(root: &Position, info: &IterationInfo, castling: Castling) -> String {
     format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv.max(1),
         info.score,
         info.nodes,
         info.nps,
         info.hashfull,
         info.time.as_millis(),
-        pv_text(root, &info.pv)
+        line_text(root, &info.pv, castling)
     )
 }
 
 impl SearchReport for InfoReport {
     fn iteration(&mut self, info: &IterationInfo) {
-        self.out.line(&info_line(&self.root, info));
+        self.out
+            .line(&info_line_with(&self.root, info, self.castling));
     }
 }
 
 /// `bestmove M [ponder P]` for a result found in `root`.
-pub fn bestmove_line(root: &Position, r: &SearchResult) -> String {
+pub fn bestmove_line(root: &Position, r: &SearchResult, castling: Castling) -> String {
     let Some(best) = r.best else {
         return "bestmove (none)".to_string();
     };
-    let mut line = format!("bestmove {}", root.move_text(best));
+    let mut line = format!("bestmove {}", move_text(root, best, castling));
     if let Some(p) = r.ponder {
         let mut after = root.clone();
         after.make_move(best);
-        line.push_str(&format!(" ponder {}", after.move_text(p)));
+        line.push_str(&format!(" ponder {}", move_text(&after, p, castling)));
     }
     line
 }
@@ -232,6 +240,8 @@ pub struct Uci {
     held: Option<String>,
     /// The real limits of a `go ponder`, used from `ponderhit` on.
     ponder_limits: Option<Limits>,
+    /// Input has ended: finish the queued commands, then quit (see [`Uci::wind_down`]).
+    input_ended: bool,
 }
 
 impl Uci {
@@ -242,6 +252,7 @@ impl Uci {
             queue: VecDeque::new(),
             held: None,
             ponder_limits: None,
+            input_ended: false,
         }
     }
 
@@ -264,6 +275,7 @@ impl Uci {
         ));
         out.line("option name MultiPV type spin default 1 min 1 max 256");
         out.line("option name Ponder type check default false");
+        out.line("option name UCI_Chess960 type check default false");
         out.line(&format!(
             "option name Move Overhead type spin default {} min 0 max 5000",
             o.move_overhead
@@ -296,7 +308,7 @@ impl Uci {
             v.name,
             v.geometry.display_files(),
             v.geometry.ranks,
-            v.pocket_size,
+            crate::xboard::holdings_slots(v),
             template,
             v.start_fen
         )
@@ -334,15 +346,18 @@ impl Uci {
             "multipv" => {
                 let n = spin(1, 256)?;
                 self.state.options.multipv = n as u32;
-                if n > 1 {
-                    self.info("MultiPV above 1 is accepted but the search reports one line");
-                }
             }
             "ponder" => self.state.options.ponder = check()?,
             "move overhead" => self.state.options.move_overhead = spin(0, 5000)? as u64,
             "uci_variant" => {
-                let v = need()?;
-                self.state.set_variant(v.trim())?;
+                let v = need()?.trim().to_ascii_lowercase();
+                // Chess960 is chess with king-takes-rook castling (PROTOCOLS.md §3.2).
+                let random = matches!(v.as_str(), "chess960" | "fischerandom");
+                self.state
+                    .set_variant(if random { "chess" } else { v.as_str() })?;
+                if random {
+                    self.state.options.chess960 = true;
+                }
                 self.state.out.line(&Self::variant_line(&self.state));
             }
             "variantpath" => {
@@ -354,11 +369,7 @@ impl Uci {
                 }
             }
             "clear hash" => self.state.new_game(),
-            "uci_chess960" => {
-                if check()? {
-                    return Err("UCI_Chess960 is not supported".into());
-                }
-            }
+            "uci_chess960" => self.state.options.chess960 = check()?,
             "uci_analysemode" | "uci_showwdl" => {
                 check()?;
             }
@@ -369,21 +380,24 @@ impl Uci {
 
     fn go(&mut self, go: Go) {
         if let Some(depth) = go.perft {
-            self.state.perft(depth);
+            self.state.perft(depth, self.castling());
             return;
         }
         let mut pos = self.state.position.clone();
+        let mut root_moves = Vec::with_capacity(go.searchmoves.len());
         for m in &go.searchmoves {
-            if let Err(e) = pos.parse_move(m) {
-                self.info(&format!("error: searchmoves: {e}"));
-                self.state.out.line("bestmove (none)");
-                return;
+            match pos.parse_move(m) {
+                Ok(mv) => root_moves.push(mv),
+                Err(e) => {
+                    self.info(&format!("error: searchmoves: {e}"));
+                    self.state.out.line("bestmove (none)");
+                    return;
+                }
             }
         }
-        if !go.searchmoves.is_empty() {
-            self.info("searchmoves is checked but not applied: the search has no root filter");
-        }
         let mut limits = go.limits.clone();
+        limits.root_moves = root_moves;
+        limits.multipv = self.state.options.multipv;
         if go.ponder {
             self.ponder_limits = Some(go.limits.clone());
             limits.infinite = true;
@@ -392,6 +406,7 @@ impl Uci {
         let report = InfoReport {
             out: self.state.out.clone(),
             root: self.state.position.clone(),
+            castling: self.castling(),
         };
         self.held = None;
         if !self
@@ -399,6 +414,14 @@ impl Uci {
             .start_search(limits, open_ended, Box::new(report))
         {
             self.info("error: a search is already running");
+        }
+    }
+
+    fn castling(&self) -> Castling {
+        if self.state.options.chess960 {
+            Castling::KingTakesRook
+        } else {
+            Castling::KingToTarget
         }
     }
 
@@ -484,7 +507,7 @@ impl Uci {
 
     fn done(&mut self, f: crate::state::Finished) -> Flow {
         if let Some((r, result, root)) = self.state.finish(f) {
-            let line = bestmove_line(&root, &result);
+            let line = bestmove_line(&root, &result, self.castling());
             if r.open_ended && !r.stopped {
                 self.held = Some(line);
             } else {
@@ -500,7 +523,29 @@ impl Uci {
                 return Flow::Quit;
             }
         }
+        if self.input_ended {
+            return self.wind_down();
+        }
         Flow::Continue
+    }
+
+    /// After the end of input: searches that end by themselves run to their `bestmove`, an
+    /// open-ended one is stopped (it still owes its `bestmove`), queued commands run as
+    /// searches finish, and the session ends when nothing is left.
+    fn wind_down(&mut self) -> Flow {
+        if !self.queue.is_empty() {
+            return Flow::Continue;
+        }
+        match &self.state.running {
+            None => {
+                if let Some(line) = self.held.take() {
+                    self.state.out.line(&line);
+                }
+                Flow::Quit
+            }
+            Some(r) if r.open_ended && !r.stopped => self.run(UciCommand::Stop),
+            Some(_) => Flow::Continue,
+        }
     }
 
     /// Commands answered even while a search runs.
@@ -518,20 +563,8 @@ impl Dialect for Uci {
             Event::Line(l) => self.line(&l),
             Event::Done(f) => self.done(*f),
             Event::Eof => {
-                if self.state.should_wait() {
-                    // Input ended: finish what was asked, then stop any open-ended search.
-                    self.queue.push_back("stop".into());
-                    self.queue.push_back("quit".into());
-                    Flow::Continue
-                } else if self.state.searching() {
-                    // An open-ended search still owes its bestmove.
-                    self.state.stop_search();
-                    self.queue.push_back("quit".into());
-                    Flow::Continue
-                } else {
-                    self.state.stop_search();
-                    Flow::Quit
-                }
+                self.input_ended = true;
+                self.wind_down()
             }
         }
     }

@@ -2,18 +2,30 @@
 //! [`XbCommand`], then run on the shared [`EngineState`]. What to search is decided in one place
 //! ([`Xboard::kick`]) from the mode (force, analyse, the side the engine plays), so every command
 //! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire (D1).
+//! With `hard`, the engine ponders on the reply it expects after each of its moves; a
+//! correct guess turns the ponder search into the search for the engine's next move.
+//!
+//! Vanguard (16x16) under XBoard 4.9: XBoard cannot read back moves from rank 16 and does not
+//! know every multi-leg piece, so start it as
+//! `xboard -fcp "chimera xboard" -variant vanguard -rankOffset 1 -firstOptions RankBase=0
+//! -testLegality false -size 49`.
 
 use std::collections::VecDeque;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
-use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
-use chimera_engine::{Color, MoveError, Position};
+use chimera_engine::search::{
+    IterationInfo, Limits, Score, SearchReport, SearchResult, TimeBudget,
+};
+use chimera_engine::{Color, Move, MoveError, Position};
 
+use crate::highlight::highlight_line;
 use crate::input::{Dialect, Flow};
 use crate::state::{EngineState, Event, Finished, Output};
 use crate::uci::ENGINE_NAME;
+use crate::wire::xboard_move_lines;
 
 /// The time per move when the GUI has set no time control and no depth.
 const DEFAULT_MOVETIME_MS: u64 = 5000;
@@ -84,6 +96,22 @@ pub fn xboard_name(name: &str) -> String {
     }
 }
 
+/// Turns XBoard's internal rank characters `:` to `@` (ranks 10 to 16) into decimal ranks:
+/// XBoard writes `exclude` moves with them (PROTOCOLS.md §2.1).
+pub fn decimal_ranks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut after_file = false;
+    for c in text.chars() {
+        if after_file && (':'..='@').contains(&c) {
+            out.push_str(&(c as u32 - '0' as u32).to_string());
+        } else {
+            out.push(c);
+        }
+        after_file = c.is_ascii_lowercase();
+    }
+    out
+}
+
 /// Shifts every square's rank number in `text` by `delta` (squares are a lower-case file
 /// letter followed by digits). Used only on 10-rank boards, where CECP counts ranks from 0.
 pub fn shift_ranks(text: &str, delta: i32) -> String {
@@ -107,6 +135,64 @@ pub fn shift_ranks(text: &str, delta: i32) -> String {
         }
     }
     out
+}
+
+/// A piece's XBetza as XBoard reads it: a doubled atom (`NN`, the nightrider) is written
+/// with range 0 (`N0`), because XBoard 4.9 takes `NN` for a plain knight and then refuses the
+/// rider's longer moves as illegal.
+pub fn xboard_betza(betza: &str) -> String {
+    let mut out = String::with_capacity(betza.len());
+    let mut prev: Option<char> = None;
+    for c in betza.chars() {
+        if c.is_ascii_uppercase() && prev == Some(c) {
+            out.push('0');
+            prev = None;
+            continue;
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out
+}
+
+/// The holdings slots XBoard must show for `v`: `pocketSize` if the variant gives it, else one
+/// per type that can be in hand (every non-royal type when captures go to hand, otherwise
+/// the types in the start position's holdings), so that a variant with a hand never gets a
+/// board without holdings.
+pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
+    if v.pocket_size > 0 || !v.has_hand {
+        return v.pocket_size;
+    }
+    if v.captures_to_hand {
+        return (0..v.pieces.len()).filter(|&i| !v.pieces[i].royal).count() as u32;
+    }
+    let holdings = v
+        .start_fen
+        .split_whitespace()
+        .next()
+        .and_then(|board| board.split_once('['))
+        .map_or("", |(_, rest)| rest.split(']').next().unwrap_or(""));
+    let mut types: Vec<char> = holdings
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    types.len() as u32
+}
+
+/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
+pub fn cecp_text(text: &str, rank_shift: i32) -> String {
+    let shifted = match rank_shift {
+        0 => text.to_string(),
+        d => shift_ranks(text, d),
+    };
+    shifted
+        .split(' ')
+        .map(|w| if w == "0000" { "@@@@" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One CECP command.
@@ -172,6 +258,8 @@ pub enum XbCommand {
     Book,
     /// `exclude M` / `exclude all` (true), `include ...` (false)
     Exclude(bool, String),
+    /// `lift SQ`: the user picked up the man on SQ (answered with `highlight`).
+    Lift(String),
     /// `quit`
     Quit,
     /// Commands that carry information only (`name`, `computer`, `accepted`, ...).
@@ -257,10 +345,11 @@ impl FromStr for XbCommand {
             "exclude" | "include" => {
                 Exclude(cmd == "exclude", first.ok_or("missing move")?.to_string())
             }
+            "lift" => Lift(first.ok_or("missing square")?.to_string()),
             "quit" => Quit,
             "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics"
-            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "lift" | "put"
-            | "hover" | "" => Ignored,
+            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "put" | "hover"
+            | "" => Ignored,
             _ => return Err(format!("Error (unknown command): {cmd}")),
         })
     }
@@ -271,7 +360,8 @@ struct Thinking {
     out: Output,
     root: Position,
     post: Arc<AtomicBool>,
-    ten_ranks: bool,
+    /// What [`cecp_text`] adds to rank numbers.
+    rank_shift: i32,
 }
 
 impl SearchReport for Thinking {
@@ -284,10 +374,10 @@ impl SearchReport for Thinking {
             Score::Mate(m) if m > 0 => 100_000 + m,
             Score::Mate(m) => -100_000 + m,
         };
-        let mut pv = crate::analyze::pv_text(&self.root, &info.pv);
-        if self.ten_ranks {
-            pv = shift_ranks(&pv, -1);
-        }
+        let pv = cecp_text(
+            &crate::analyze::pv_text(&self.root, &info.pv),
+            self.rank_shift,
+        );
         self.out.line(&format!(
             "{} {score} {} {}\t{pv}",
             info.depth,
@@ -315,9 +405,15 @@ pub struct Xboard {
     level: Option<(u32, u64, u64)>,
     time_cs: Option<i64>,
     otim_cs: Option<i64>,
-    excluded: Vec<String>,
-    /// The last search's expected reply, for `hint`.
-    hint: Option<String>,
+    /// Root moves left out by `exclude`; reset on every new position.
+    excluded: Vec<Move>,
+    /// The reply the last search expects, with the hash of the position it answers (for
+    /// `hint` and pondering).
+    hint: Option<(u64, Move)>,
+    /// The ponder search in progress, if any.
+    pondering: Option<Ponder>,
+    /// The number of the first rank on the wire: 1, or 0 for XBoard's `-rankOffset 1`.
+    rank_base: u8,
     queue: VecDeque<String>,
     /// The game was declared over: no searching until `new` or a new position.
     over: bool,
@@ -341,6 +437,8 @@ impl Xboard {
             otim_cs: None,
             excluded: Vec::new(),
             hint: None,
+            pondering: None,
+            rank_base: 1,
             queue: VecDeque::new(),
             over: false,
         }
@@ -350,24 +448,23 @@ impl Xboard {
         self.state.out.line(s);
     }
 
-    fn ten_ranks(&self) -> bool {
-        self.state.variant.geometry.ranks == 10
+    /// What is added to a rank number on the way out, as XBoard's `ONE` macro counts: one
+    /// less on boards of exactly 10 ranks (D1), and one less again with `RankBase` 0, the
+    /// numbering XBoard uses when started with `-rankOffset 1` (needed on 16-rank boards,
+    /// whose rank 16 XBoard cannot read back; PROTOCOLS.md §6).
+    fn rank_shift(&self) -> i32 {
+        -((self.state.variant.geometry.ranks == 10) as i32) - (self.rank_base == 0) as i32
     }
 
     fn wire_in(&self, text: &str) -> String {
-        if self.ten_ranks() {
-            shift_ranks(text, 1)
-        } else {
-            text.to_string()
+        match self.rank_shift() {
+            0 => text.to_string(),
+            d => shift_ranks(text, -d),
         }
     }
 
     fn wire_out(&self, text: &str) -> String {
-        if self.ten_ranks() {
-            shift_ranks(text, -1)
-        } else {
-            text.to_string()
-        }
+        cecp_text(text, self.rank_shift())
     }
 
     /// A FEN from the wire: only the e.p. field holds squares.
@@ -390,7 +487,8 @@ impl Xboard {
         self.out("feature done=0");
         self.out(
             "feature ping=1 setboard=1 usermove=1 playother=1 colors=0 time=1 draw=0 reuse=1 \
-             analyze=1 san=0 sigint=0 sigterm=0 name=0 nps=0 memory=1 smp=1 exclude=1",
+             analyze=1 san=0 sigint=0 sigterm=0 name=0 nps=0 memory=1 smp=1 exclude=1 \
+             highlight=1",
         );
         self.out(&format!(
             "feature myname=\"{ENGINE_NAME}\" variants=\"{}\"",
@@ -399,6 +497,14 @@ impl Xboard {
         self.out(&format!(
             "feature option=\"Move Overhead -spin {} 0 5000\"",
             self.state.options.move_overhead
+        ));
+        self.out(&format!(
+            "feature option=\"MultiPV -spin {} 1 256\"",
+            self.state.options.multipv
+        ));
+        self.out(&format!(
+            "feature option=\"RankBase -spin {} 0 1\"",
+            self.rank_base
         ));
         self.out("feature option=\"VariantPath -file \"");
         self.out("feature done=1");
@@ -423,11 +529,11 @@ impl Xboard {
             "setup ({table}) {}x{}+{}_{template} {}",
             v.geometry.display_files(),
             v.geometry.ranks,
-            v.pocket_size,
+            holdings_slots(&v),
             self.wire_fen(&v.start_fen)
         ));
         for p in &v.pieces {
-            let mut betza = p.betza.clone();
+            let mut betza = xboard_betza(&p.betza);
             if let Some(c) = &v.castling {
                 if v.pieces
                     .get(c.king.0 as usize)
@@ -457,17 +563,41 @@ impl Xboard {
         self.state.stop_search();
     }
 
-    /// Whether the engine is thinking about its own move (not analysing).
+    /// Whether the engine is thinking about its own move (not analysing, not pondering).
     fn thinking(&self) -> bool {
         self.state
             .running
             .as_ref()
-            .is_some_and(|r| !r.discard && !self.analyzing)
+            .is_some_and(|r| !r.discard && !self.analyzing && self.pondering.is_none())
+    }
+
+    /// The root moves to search after `exclude`: empty for all of them, `None` when every
+    /// move is excluded.
+    fn root_moves(&self) -> Option<Vec<Move>> {
+        if self.excluded.is_empty() {
+            return Some(Vec::new());
+        }
+        let mut pos = self.state.position.clone();
+        let left: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| !self.excluded.contains(m))
+            .copied()
+            .collect();
+        (!left.is_empty()).then_some(left)
+    }
+
+    /// A new position: exclusions end, and the expected reply no longer applies.
+    fn position_changed(&mut self) {
+        self.excluded.clear();
     }
 
     fn limits(&self) -> Limits {
         let mut l = Limits {
             depth: self.depth,
+            multipv: self.state.options.multipv,
+            // Exclusions are for analysis; a move must be played even if all are excluded.
+            root_moves: self.root_moves().unwrap_or_default(),
             ..Default::default()
         };
         if let Some(ms) = self.movetime {
@@ -519,44 +649,134 @@ impl Xboard {
         true
     }
 
-    /// Starts whatever search the mode asks for, if none is running.
+    fn thinking_report(&self, root: &Position) -> Box<Thinking> {
+        Box::new(Thinking {
+            out: self.state.out.clone(),
+            root: root.clone(),
+            post: self.post.clone(),
+            rank_shift: self.rank_shift(),
+        })
+    }
+
+    /// Starts whatever search the mode asks for, if none is running: analysis, the engine's
+    /// move, or pondering on the opponent's expected move.
     fn kick(&mut self) {
         if self.state.searching() {
             return;
         }
-        let report = Thinking {
-            out: self.state.out.clone(),
-            root: self.state.position.clone(),
-            post: self.post.clone(),
-            ten_ranks: self.ten_ranks(),
-        };
+        let report = self.thinking_report(&self.state.position);
         if self.analyzing {
-            let limits = Limits {
-                infinite: true,
-                ..Default::default()
-            };
-            self.state.start_search(limits, true, Box::new(report));
+            // With every move excluded there is nothing to analyse.
+            if let Some(root_moves) = self.root_moves() {
+                let limits = Limits {
+                    infinite: true,
+                    root_moves,
+                    multipv: self.state.options.multipv,
+                    ..Default::default()
+                };
+                self.state.start_search(limits, true, report);
+            }
             return;
         }
-        if self.force || self.over || self.state.position.side_to_move() != self.engine {
+        if self.force || self.over {
+            return;
+        }
+        if self.state.position.side_to_move() != self.engine {
+            self.start_pondering();
             return;
         }
         if self.claim_if_over() {
             return;
         }
-        if !self.excluded.is_empty() {
-            self.out("# exclude is recorded but the search has no root filter");
+        let limits = self.limits();
+        self.state.start_search(limits, false, report);
+    }
+
+    /// With `hard`, searches the position after the opponent's expected move until the
+    /// opponent moves (PROTOCOLS.md §4.3).
+    fn start_pondering(&mut self) {
+        let Some((hash, predicted)) = self.hint else {
+            return;
+        };
+        if !self.ponder || hash != self.state.position.hash() {
+            return;
+        }
+        let mut root = self.state.position.clone();
+        if !root.is_legal(predicted) {
+            return;
+        }
+        let text = self.wire_out(&root.move_text(predicted));
+        root.make_move(predicted);
+        if root.clone().outcome().is_some() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            depth: self.depth,
+            multipv: self.state.options.multipv,
+            ..Default::default()
+        };
+        let report = self.thinking_report(&root);
+        if self.state.start_search_on(root, limits, true, report) {
+            self.out(&format!("Hint: {text}"));
+            self.pondering = Some(Ponder {
+                predicted,
+                finished: None,
+            });
+        }
+    }
+
+    /// Ends pondering: the ponder search is stopped and its result dropped.
+    fn stop_pondering(&mut self) {
+        if self.pondering.take().is_some() {
+            self.abandon();
+        }
+    }
+
+    /// The opponent played the expected move `mv` while the engine pondered on it: the ponder
+    /// search becomes the search for the engine's move, now with the clock's limits.
+    fn ponder_hit(&mut self, mv: Move, ponder: Ponder) {
+        self.state.position.make_move(mv);
+        self.fresh = false;
+        self.position_changed();
+        self.engine = self.state.position.side_to_move();
+        if let Some((result, root)) = ponder.finished {
+            // The ponder search already ended (a depth limit, a mate): play its move now.
+            self.play_result(&result, &root);
+            return;
         }
         let limits = self.limits();
-        self.state.start_search(limits, false, Box::new(report));
+        let budget = TimeBudget::new(
+            &limits,
+            self.state.position.side_to_move(),
+            self.state.options.move_overhead,
+        );
+        if let Some(r) = self.state.running.as_mut() {
+            r.open_ended = false;
+        }
+        match budget.soft.or(budget.hard) {
+            Some(t) => self.state.stop_later(t),
+            None if limits.depth.is_some() => {}
+            None => self.state.stop_later(Duration::ZERO),
+        }
     }
 
     fn usermove(&mut self, text: &str) {
         let internal = self.wire_in(text);
+        if let Some(ponder) = self.pondering.take() {
+            let mut pos = self.state.position.clone();
+            match pos.parse_move(&internal) {
+                Ok(mv) if mv == ponder.predicted && !self.force => {
+                    return self.ponder_hit(mv, ponder);
+                }
+                // A different move: the ponder search was for nothing.
+                _ => self.abandon(),
+            }
+        }
         match self.state.play(&internal) {
             Ok(_) => {
                 self.fresh = false;
-                self.excluded.clear();
+                self.position_changed();
                 if !self.force && !self.analyzing {
                     self.engine = self.state.position.side_to_move();
                     self.claim_if_over();
@@ -594,7 +814,7 @@ impl Xboard {
             self.state.position.unmake_move();
         }
         self.over = false;
-        self.excluded.clear();
+        self.position_changed();
     }
 
     fn option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -608,6 +828,20 @@ impl Xboard {
             }
             ("variantpath", Some(v)) => {
                 self.state.load_variant_path(v)?;
+            }
+            ("rankbase", Some(v)) => {
+                self.rank_base = match v {
+                    "0" => 0,
+                    "1" => 1,
+                    _ => return Err(format!("bad value '{v}' (0 or 1)")),
+                };
+            }
+            ("multipv", Some(v)) => {
+                self.state.options.multipv = v
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=256).contains(n))
+                    .ok_or_else(|| format!("bad value '{v}'"))?;
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
@@ -630,7 +864,7 @@ impl Xboard {
                 self.movetime = None;
                 self.fresh = true;
                 self.over = false;
-                self.excluded.clear();
+                self.position_changed();
                 self.hint = None;
             }
             C::Variant(name) => {
@@ -647,6 +881,7 @@ impl Xboard {
                     Ok(()) => {
                         self.fresh = true;
                         self.over = false;
+                        self.position_changed();
                         self.send_setup();
                     }
                     Err(_) => self.out(&format!("Error (unknown variant): {name}")),
@@ -659,7 +894,7 @@ impl Xboard {
                     Ok(()) => {
                         self.over = false;
                         self.fresh = false;
-                        self.excluded.clear();
+                        self.position_changed();
                     }
                     Err(e) => {
                         self.out(&format!("tellusererror Illegal position: {e}"));
@@ -741,35 +976,23 @@ impl Xboard {
             }
             C::Ping(n) => self.out(&format!("pong {n}")),
             C::Hint => {
-                if let Some(h) = &self.hint {
-                    self.out(&format!("Hint: {h}"));
+                if let Some((hash, mv)) = self.hint {
+                    if hash == self.state.position.hash() {
+                        let text = self.state.position.move_text(mv);
+                        self.out(&format!("Hint: {}", self.wire_out(&text)));
+                    }
                 }
             }
             C::Book => {
                 self.out(" no book moves");
                 self.out("");
             }
-            C::Exclude(on, m) => {
-                if m == "all" {
-                    self.excluded.clear();
-                    if on {
-                        let mut pos = self.state.position.clone();
-                        let moves = pos.legal_moves();
-                        self.excluded = moves.iter().map(|&mv| pos.move_text(mv)).collect();
-                    }
-                } else {
-                    let internal = self.wire_in(&m);
-                    let mut pos = self.state.position.clone();
-                    match pos.parse_move(&internal) {
-                        Ok(mv) => {
-                            let t = pos.move_text(mv);
-                            self.excluded.retain(|x| *x != t);
-                            if on {
-                                self.excluded.push(t);
-                            }
-                        }
-                        Err(e) => self.out(&format!("Error ({e}): exclude {m}")),
-                    }
+            C::Exclude(on, m) => self.exclude(on, &m),
+            C::Lift(sq) => {
+                let internal = self.wire_in(&decimal_ranks(&sq));
+                let square = self.state.variant.geometry.parse_square(&internal);
+                if let Some(line) = square.and_then(|sq| highlight_line(&self.state.position, sq)) {
+                    self.out(&line);
                 }
             }
             C::Quit => {
@@ -778,6 +1001,60 @@ impl Xboard {
             }
         }
         Flow::Continue
+    }
+
+    /// `exclude`/`include` a root move, or all of them; a running analysis restarts with the
+    /// new set.
+    fn exclude(&mut self, on: bool, text: &str) {
+        let word = if on { "exclude" } else { "include" };
+        if text == "all" {
+            self.excluded.clear();
+            if on {
+                self.excluded = self.state.position.clone().legal_moves().to_vec();
+            }
+        } else {
+            let internal = self.wire_in(&decimal_ranks(text));
+            let mut pos = self.state.position.clone();
+            match pos.parse_move(&internal) {
+                Ok(mv) => {
+                    self.excluded.retain(|x| *x != mv);
+                    if on {
+                        self.excluded.push(mv);
+                    }
+                }
+                Err(e) => {
+                    self.out(&format!("Error ({e}): {word} {text}"));
+                    return;
+                }
+            }
+        }
+        if self.analyzing {
+            self.abandon();
+        }
+    }
+
+    /// Whether `cmd` leaves a ponder search running: it asks something, sets the clock or
+    /// the next move's limits, or is the opponent's move (which `usermove` handles).
+    fn keeps_pondering(cmd: &XbCommand) -> bool {
+        use XbCommand as C;
+        matches!(
+            cmd,
+            C::UserMove(_)
+                | C::Ping(_)
+                | C::Time(_)
+                | C::Otim(_)
+                | C::Post(_)
+                | C::Hint
+                | C::Book
+                | C::Stat
+                | C::Ponder(true)
+                | C::Level(..)
+                | C::St(_)
+                | C::Sd(_)
+                | C::Lift(_)
+                | C::MoveNow
+                | C::Ignored
+        )
     }
 
     fn line(&mut self, line: &str) -> Flow {
@@ -814,6 +1091,9 @@ impl Xboard {
             self.queue.push_back(line.to_string());
             return Flow::Continue;
         }
+        if self.pondering.is_some() && !Self::keeps_pondering(&cmd) {
+            self.stop_pondering();
+        }
         let flow = self.run(cmd);
         if flow == Flow::Continue {
             self.kick();
@@ -821,26 +1101,30 @@ impl Xboard {
         flow
     }
 
+    /// Plays the engine's move from a search of `root` (the current position) and sends it.
+    fn play_result(&mut self, result: &SearchResult, root: &Position) {
+        let Some(best) = result.best else {
+            self.claim_if_over();
+            return;
+        };
+        let text = root.move_text(best);
+        self.state.position.make_move(best);
+        self.fresh = false;
+        self.position_changed();
+        self.hint = result.ponder.map(|p| (self.state.position.hash(), p));
+        for line in xboard_move_lines(&self.wire_out(&text)) {
+            self.out(&line);
+        }
+        self.claim_if_over();
+    }
+
     fn done(&mut self, f: Finished) -> Flow {
         if let Some((r, result, root)) = self.state.finish(f) {
-            if !r.discard && !self.analyzing {
-                match result.best {
-                    Some(best) => {
-                        let text = root.move_text(best);
-                        self.hint = result.ponder.map(|p| {
-                            let mut after = root.clone();
-                            after.make_move(best);
-                            self.wire_out(&after.move_text(p))
-                        });
-                        self.state.position.make_move(best);
-                        self.fresh = false;
-                        self.out(&format!("move {}", self.wire_out(&text)));
-                        self.claim_if_over();
-                    }
-                    None => {
-                        self.claim_if_over();
-                    }
-                }
+            if let Some(ponder) = self.pondering.as_mut().filter(|_| !r.discard) {
+                // The ponder search ended by itself: keep its move for a correct guess.
+                ponder.finished = Some((result, root));
+            } else if !r.discard && !self.analyzing {
+                self.play_result(&result, &root);
             }
         }
         while !self.thinking() {
@@ -854,6 +1138,12 @@ impl Xboard {
         self.kick();
         Flow::Continue
     }
+}
+
+/// A ponder search: the opponent's move it assumes, and its result if it ended by itself.
+struct Ponder {
+    predicted: Move,
+    finished: Option<(SearchResult, Position)>,
 }
 
 /// A piece-to-char table for XBoard (PROTOCOLS.md §5.2): the usual letters keep their images'

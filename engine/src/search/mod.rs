@@ -105,6 +105,9 @@ pub struct IterationInfo {
     pub hashfull: u32,
     /// The principal variation, starting with the best move.
     pub pv: Vec<Move>,
+    /// Which line this is, from 1 (the best) to [`Limits::multipv`]; an iteration of a
+    /// multi-line search is reported as one call per line, best first.
+    pub multipv: u32,
 }
 
 /// Receives the search's progress. The protocol layer implements it (UCI `info`, XBoard
@@ -146,6 +149,12 @@ pub struct Limits {
     pub infinite: bool,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,
+    /// Search only these root moves (UCI `searchmoves`, XBoard `exclude`/`include`); empty
+    /// means every legal move. Moves that are not legal in the root position are ignored.
+    pub root_moves: Vec<Move>,
+    /// How many best lines to find and report per iteration (UCI `MultiPV`); 0 and 1 both
+    /// mean one.
+    pub multipv: u32,
 }
 
 /// The outcome of a search.
@@ -192,6 +201,9 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
     stop: Arc<AtomicBool>,
+    /// The stop flag was cleared by [`Searcher::arm`] for the next search, which must then
+    /// keep any stop requested since.
+    armed: bool,
     /// Milliseconds kept in reserve on every clock decision, for the protocol's latency.
     pub move_overhead: u64,
 }
@@ -203,6 +215,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
+            armed: false,
             move_overhead: time::DEFAULT_OVERHEAD_MS,
         }
     }
@@ -233,8 +246,18 @@ impl Searcher {
         self.stop.clone()
     }
 
+    /// Clears the stop flag for the next search, which then keeps every stop requested after
+    /// this call, even one that arrives before it has started. A protocol calls this on its
+    /// own thread before handing the searcher to the thread that searches; without it the
+    /// search clears the flag itself when it starts, which suits callers that search on the
+    /// thread that would stop them.
+    pub fn arm(&mut self) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.armed = true;
+    }
+
     /// Searches `pos` within `limits` and returns the best move found. A stopped search still
-    /// returns a legal move when there is one.
+    /// returns a legal move when there is one (one of `limits.root_moves`, if given).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -243,7 +266,9 @@ impl Searcher {
         report: &mut dyn SearchReport,
     ) -> SearchResult {
         let start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
+        if !std::mem::take(&mut self.armed) {
+            self.stop.store(false, Ordering::Relaxed);
+        }
         self.tt.new_search();
         let budget = TimeBudget::new(limits, pos.side_to_move(), self.move_overhead);
         let shared = Shared {
@@ -273,7 +298,12 @@ impl Searcher {
         let mut best = result.pv.first().copied();
         if best.is_none() {
             // Stopped before the first move was searched: any legal move beats none.
-            best = pos.clone().legal_moves().first().copied();
+            let legal = pos.clone().legal_moves();
+            best = legal
+                .iter()
+                .find(|m| limits.root_moves.is_empty() || limits.root_moves.contains(m))
+                .or(legal.first())
+                .copied();
         }
         SearchResult {
             best,

@@ -2,6 +2,8 @@
 //! ordering (table move, captures by MVV-LVA, killers, history) and the histories themselves,
 //! which are sized from the variant (piece types x mailbox cells), not from chess.
 
+mod root;
+
 use std::sync::atomic::Ordering;
 
 use super::see::{see, see_ge, SeeValues};
@@ -95,6 +97,9 @@ pub(crate) struct Worker<'a> {
     /// Full static evaluations by position key (a small direct-mapped cache: the same
     /// positions come back through transpositions, re-searches and quiescence).
     eval_cache: Vec<(u64, Value)>,
+    /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
+    /// multi-line search the first moves of the lines already found this iteration.
+    root_skip: Vec<Move>,
 }
 
 /// Entries in each thread's evaluation cache (a power of two).
@@ -144,6 +149,7 @@ impl<'a> Worker<'a> {
             values,
             see_values,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            root_skip: Vec::new(),
         }
     }
 
@@ -160,6 +166,10 @@ impl<'a> Worker<'a> {
             score: 0,
             depth: 0,
         };
+        let lines = self.prepare_root();
+        if lines > 1 {
+            return self.iterate_lines(max_depth, lines, report);
+        }
         let mut depth = 1;
         while depth <= max_depth {
             if self.skips(depth) {
@@ -223,6 +233,7 @@ impl<'a> Worker<'a> {
                     time: elapsed,
                     hashfull: self.shared.tt.hashfull(),
                     pv: result.pv.clone(),
+                    multipv: 1,
                 });
                 if self.pv_len[0] == 0 {
                     break;
@@ -612,7 +623,7 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let mv = moves[i];
-            if mv == excluded {
+            if mv == excluded || root && self.root_skip.contains(&mv) {
                 continue;
             }
             let capture = self.pos.is_capture(mv);
@@ -739,9 +750,12 @@ impl<'a> Worker<'a> {
         } else {
             move_key(best_move)
         };
-        self.shared
-            .tt
-            .store(key, mk, value_to_tt(best, ply), depth, bound);
+        // A root searched without some of its moves has no true value to keep.
+        if !root || self.root_skip.is_empty() {
+            self.shared
+                .tt
+                .store(key, mk, value_to_tt(best, ply), depth, bound);
+        }
         best
     }
 

@@ -1,0 +1,171 @@
+//! The search's root features that the protocols use: the root-move filter (`searchmoves`,
+//! `exclude`), MultiPV lines, and a stop requested before the search thread starts (the race
+//! that `Searcher::arm` closes). One line and no filter must search exactly as before, which
+//! the bench signature checks elsewhere; here, a filtered or multi-line search must give the
+//! same best move as a plain one whenever the plain best move is allowed.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport, Searcher, Silent};
+use chimera_engine::variant::builtin;
+use chimera_engine::{Move, Position};
+use chimera_eval::VariantEval;
+
+/// Keeps every iteration report.
+#[derive(Default)]
+struct Keep(Vec<IterationInfo>);
+
+impl SearchReport for Keep {
+    fn iteration(&mut self, info: &IterationInfo) {
+        self.0.push(info.clone());
+    }
+}
+
+fn setup(variant: &str, fen: &str) -> (Position, VariantEval) {
+    let v = builtin(variant).unwrap();
+    (Position::from_fen(&v, fen).unwrap(), VariantEval::new(&v))
+}
+
+fn moves(pos: &Position, texts: &[&str]) -> Vec<Move> {
+    let mut p = pos.clone();
+    texts.iter().map(|t| p.parse_move(t).unwrap()).collect()
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn root_filter_searches_only_the_given_moves() {
+    let (pos, eval) = setup("chess", START);
+    let allowed = moves(&pos, &["a2a3", "h2h3", "b1a3"]);
+    let limits = Limits {
+        depth: Some(5),
+        root_moves: allowed.clone(),
+        ..Limits::default()
+    };
+    let mut keep = Keep::default();
+    let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut keep);
+    assert!(allowed.contains(&r.best.unwrap()));
+    assert_eq!(keep.0.len(), 5);
+    for info in &keep.0 {
+        assert!(allowed.contains(&info.pv[0]), "{:?}", info.pv);
+        assert_eq!(info.multipv, 1);
+    }
+    // With helper threads too.
+    let r = Searcher::new(8, 3).search(&pos, &limits, &eval, &mut Silent);
+    assert!(allowed.contains(&r.best.unwrap()));
+}
+
+#[test]
+fn root_filter_naming_no_legal_move_is_ignored() {
+    // The filter names a move of another position: the search still plays a legal move.
+    let (other, _) = setup("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let (pos, eval) = setup("chess", START);
+    let limits = Limits {
+        depth: Some(3),
+        root_moves: moves(&other, &["a1a8"]),
+        ..Limits::default()
+    };
+    let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut Silent);
+    assert!(pos.clone().is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let (pos, eval) = setup("chess", START);
+    let limits = Limits {
+        depth: Some(4),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut keep = Keep::default();
+    let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut keep);
+    assert_eq!(keep.0.len(), 4 * 3);
+    for (d, group) in keep.0.chunks(3).enumerate() {
+        let ks: Vec<u32> = group.iter().map(|i| i.multipv).collect();
+        assert_eq!(ks, [1, 2, 3]);
+        assert!(group.iter().all(|i| i.depth == d as u32 + 1));
+        let firsts: Vec<Move> = group.iter().map(|i| i.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let cp = |s: Score| match s {
+            Score::Cp(c) => c,
+            Score::Mate(m) => 100_000 * m.signum(),
+        };
+        assert!(cp(group[0].score) >= cp(group[1].score));
+        assert!(cp(group[1].score) >= cp(group[2].score));
+    }
+    assert_eq!(
+        r.best,
+        Some(keep.0[9].pv[0]),
+        "the best line's move is played"
+    );
+}
+
+#[test]
+fn multipv_stops_at_the_number_of_root_moves() {
+    // Three legal moves only (the king's).
+    let (pos, eval) = setup("chess", "7k/8/8/8/8/8/8/R6K b - - 0 1");
+    assert_eq!(pos.clone().legal_moves().len(), 3);
+    let limits = Limits {
+        depth: Some(3),
+        multipv: 5,
+        ..Limits::default()
+    };
+    let mut keep = Keep::default();
+    Searcher::new(8, 1).search(&pos, &limits, &eval, &mut keep);
+    assert_eq!(keep.0.len(), 3 * 3);
+    // With a filter, lines come only from the filtered moves.
+    let (pos, eval) = setup("chess", START);
+    let limits = Limits {
+        depth: Some(2),
+        multipv: 4,
+        root_moves: moves(&pos, &["e2e4", "d2d4"]),
+        ..Limits::default()
+    };
+    let mut keep = Keep::default();
+    Searcher::new(8, 1).search(&pos, &limits, &eval, &mut keep);
+    assert_eq!(keep.0.len(), 2 * 2);
+}
+
+#[test]
+fn multipv_mate_limit_ends_the_search() {
+    let (pos, eval) = setup("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let limits = Limits {
+        mate: Some(1),
+        multipv: 2,
+        ..Limits::default()
+    };
+    let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut Silent);
+    assert_eq!(pos.move_text(r.best.unwrap()), "a1a8");
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn a_stop_before_the_search_starts_is_kept_after_arm() {
+    let (pos, eval) = setup("chess", START);
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    for threads in [1, 2] {
+        let mut s = Searcher::new(8, threads);
+        s.arm();
+        // The stop arrives after the launcher armed the searcher but before the search runs.
+        s.stop_handle().store(true, Ordering::SeqCst);
+        let t = Instant::now();
+        let r = s.search(&pos, &infinite, &eval, &mut Silent);
+        assert!(t.elapsed() < Duration::from_secs(5), "the stop was lost");
+        assert!(r.best.is_some(), "a stopped search still names a move");
+        // Without arm, a new search clears an old stop and runs to its limits.
+        let r = s.search(
+            &pos,
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            &eval,
+            &mut Silent,
+        );
+        assert_eq!(r.depth, 3);
+    }
+}

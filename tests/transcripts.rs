@@ -1,0 +1,625 @@
+//! Whole conversations for both dialects, replayed in-process and checked line by line: root
+//! move filters (`searchmoves`, `exclude`/`include`), MultiPV lines, pondering (UCI
+//! `go ponder`/`ponderhit`, XBoard `hard` with a correct and a wrong guess), `go mate`,
+//! Chess960 castling, `?` while thinking, `playother`, `undo`/`remove`, `hint`, `bk`,
+//! `memory`/`cores`, highlighting, multi-leg and 0-based moves on the XBoard wire, and variant
+//! switches. Searches are bounded by depth or stopped explicitly; where a search must run in
+//! the background (analysis, pondering), the test waits for the lines it needs, with a
+//! generous time limit.
+
+use std::time::{Duration, Instant};
+
+use chimera_engine::variant::Registry;
+use chimera_engine::Position;
+use chimera_protocol::input::{Dialect, Driver};
+use chimera_protocol::state::{Capture, Output};
+use chimera_protocol::uci::Uci;
+use chimera_protocol::wire::xboard_move_lines;
+use chimera_protocol::xboard::{cecp_text, xboard_betza, Xboard};
+
+fn uci() -> (Driver<Uci>, Capture) {
+    let (out, cap) = Output::capture();
+    (Driver::new(Registry::new(), out, Uci::new), cap)
+}
+
+fn xboard() -> (Driver<Xboard>, Capture) {
+    let (out, cap) = Output::capture();
+    (Driver::new(Registry::new(), out, Xboard::new), cap)
+}
+
+fn talk<D: Dialect>(d: &mut Driver<D>, cap: &Capture, lines: &[&str]) -> Vec<String> {
+    for l in lines {
+        d.feed(l);
+    }
+    cap.take()
+}
+
+/// Collects output until a line satisfies `want` (searches running in the background write
+/// on their own thread); panics after 20 s.
+fn until(cap: &Capture, got: &mut Vec<String>, want: impl Fn(&str) -> bool) {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        got.extend(cap.take());
+        if got.iter().any(|l| want(l)) {
+            return;
+        }
+        assert!(Instant::now() < end, "timed out; got {got:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    let b: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(b.len(), 1, "{lines:?}");
+    b[0].split_whitespace().nth(1).unwrap().to_string()
+}
+
+/// The field after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut w = line.split_whitespace();
+    w.by_ref().find(|x| *x == key)?;
+    w.next()
+}
+
+/// The first move of an `info` line's PV.
+fn pv_first(line: &str) -> Option<&str> {
+    field(line, "pv")
+}
+
+/// The engine's move in XBoard output, multi-leg moves joined back into one token.
+fn xboard_move(lines: &[String]) -> Option<String> {
+    let mut text = String::new();
+    for l in lines {
+        if let Some(leg) = l.strip_prefix("move ") {
+            text.push_str(leg);
+            if !leg.ends_with(',') {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
+fn chess_after(moves: &[&str]) -> Position {
+    let v = Registry::new().get("chess").unwrap();
+    let mut pos = Position::startpos(&v);
+    for m in moves {
+        pos.try_play(m).unwrap();
+    }
+    pos
+}
+
+// ---------------------------------------------------------------------------------------
+// UCI
+
+#[test]
+fn uci_searchmoves_restricts_every_line_and_the_bestmove() {
+    let (mut d, cap) = uci();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "uci",
+            "position startpos",
+            "go depth 4 searchmoves a2a3 h2h3",
+        ],
+    );
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4, "{out:?}");
+    for i in &infos {
+        assert!(matches!(pv_first(i), Some("a2a3" | "h2h3")), "{i}");
+    }
+    assert!(matches!(bestmove(&out).as_str(), "a2a3" | "h2h3"));
+    // The next search has no filter again.
+    let out = talk(&mut d, &cap, &["go depth 3"]);
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+    // An illegal searchmoves move is an error with the protocol's reply, not a crash.
+    let out = talk(&mut d, &cap, &["go depth 2 searchmoves e2e5"]);
+    assert!(out[0].starts_with("info string error"), "{out:?}");
+    assert_eq!(bestmove(&out), "(none)");
+}
+
+#[test]
+fn uci_multipv_gives_k_lines_per_depth_and_the_first_is_played() {
+    let (mut d, cap) = uci();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "uci",
+            "setoption name MultiPV value 3",
+            "position startpos moves e2e4",
+            "go depth 3",
+        ],
+    );
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 9, "{out:?}");
+    for (n, i) in infos.iter().enumerate() {
+        assert_eq!(
+            field(i, "depth"),
+            Some((n / 3 + 1).to_string().as_str()),
+            "{i}"
+        );
+        assert_eq!(
+            field(i, "multipv"),
+            Some((n % 3 + 1).to_string().as_str()),
+            "{i}"
+        );
+    }
+    let last: Vec<&str> = infos[6..].iter().map(|i| pv_first(i).unwrap()).collect();
+    assert!(last[0] != last[1] && last[1] != last[2] && last[0] != last[2]);
+    assert_eq!(bestmove(&out), last[0]);
+    // MultiPV with searchmoves: only the listed moves, at most as many lines as moves.
+    let out = talk(&mut d, &cap, &["go depth 2 searchmoves e7e5 c7c5"]);
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4, "{out:?}");
+    assert!(infos
+        .iter()
+        .all(|i| matches!(pv_first(i), Some("e7e5" | "c7c5"))));
+}
+
+#[test]
+fn uci_go_mate_and_every_limit() {
+    let (mut d, cap) = uci();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "go mate 1",
+        ],
+    );
+    assert_eq!(bestmove(&out), "a1a8");
+    assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
+    for go in [
+        "go depth 2",
+        "go nodes 500",
+        "go movetime 50",
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        "go wtime 500 btime 500 movestogo 1",
+        "go btime 1000 wtime -5",
+    ] {
+        let out = talk(&mut d, &cap, &["position startpos", go]);
+        let mv = bestmove(&out);
+        assert!(chess_after(&[]).parse_move(&mv).is_ok(), "{go}: {mv}");
+    }
+}
+
+#[test]
+fn uci_ponder_hit_and_ponder_miss() {
+    let (mut d, cap) = uci();
+    // Ponder hit: the clock starts at ponderhit, and the search stops by its time.
+    let mut got = talk(
+        &mut d,
+        &cap,
+        &[
+            "uci",
+            "setoption name Ponder value true",
+            "position startpos moves e2e4 e7e5",
+            "go ponder wtime 2000 btime 2000",
+        ],
+    );
+    until(&cap, &mut got, |l| l.starts_with("info depth 3 "));
+    assert!(!got.iter().any(|l| l.starts_with("bestmove")), "{got:?}");
+    let t = Instant::now();
+    let out = talk(&mut d, &cap, &["ponderhit"]);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    let mv = bestmove(&out);
+    assert!(chess_after(&["e2e4", "e7e5"]).parse_move(&mv).is_ok());
+    // Ponder miss: the GUI stops the search and sends the real position.
+    talk(&mut d, &cap, &["position startpos", "go ponder depth 30"]);
+    let out = talk(&mut d, &cap, &["stop", "isready"]);
+    bestmove(&out);
+    assert_eq!(out.last().unwrap(), "readyok");
+    // A ponder search that reached its depth holds its bestmove until ponderhit.
+    let out = talk(&mut d, &cap, &["go ponder depth 1", "isready"]);
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    let out = talk(&mut d, &cap, &["ponderhit"]);
+    bestmove(&out);
+}
+
+#[test]
+fn uci_stop_sent_right_after_go_always_ends_the_search() {
+    let (mut d, cap) = uci();
+    talk(&mut d, &cap, &["position startpos"]);
+    for _ in 0..50 {
+        d.send("go infinite");
+        d.feed("stop");
+        bestmove(&cap.take());
+    }
+}
+
+#[test]
+fn uci_chess960_castling_is_king_takes_rook() {
+    let (mut d, cap) = uci();
+    let fen = "position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1";
+    let out = talk(
+        &mut d,
+        &cap,
+        &["setoption name UCI_Chess960 value true", fen, "go perft 1"],
+    );
+    assert!(out.contains(&"e1g1: 1".to_string()), "{out:?}");
+    assert!(out.contains(&"e1b1: 1".to_string()), "{out:?}");
+    let out = talk(&mut d, &cap, &["go depth 2 searchmoves e1b1"]);
+    assert_eq!(bestmove(&out), "e1b1");
+    let out = talk(
+        &mut d,
+        &cap,
+        &[&format!("{fen} moves e1g1"), "go depth 1 searchmoves e8b8"],
+    );
+    assert_eq!(bestmove(&out), "e8b8");
+    // In standard chess notation the same castling is written by the king's target.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "setoption name UCI_Chess960 value false",
+            fen,
+            "go depth 1 searchmoves e1b1",
+        ],
+    );
+    assert_eq!(bestmove(&out), "e1c1");
+    // The chess960 variant name is chess with Chess960 castling.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "setoption name UCI_Variant value chess960",
+            fen,
+            "go perft 1",
+        ],
+    );
+    assert!(out[0].starts_with("info string variant chess "), "{out:?}");
+    assert!(out.contains(&"e1b1: 1".to_string()), "{out:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// XBoard
+
+#[test]
+fn xboard_exclude_and_include_filter_analysis_and_play() {
+    let (mut d, cap) = xboard();
+    talk(
+        &mut d,
+        &cap,
+        &["xboard", "protover 2", "new", "force", "post", "analyze"],
+    );
+    let mut got = talk(
+        &mut d,
+        &cap,
+        &["exclude all", "include a2a3", "include h2h3"],
+    );
+    // Lines of the search before the exclusions may come first; once the restarted
+    // analysis reports, every line starts with one of the two moves.
+    let first_move = |l: &str| {
+        let pv = l.split('\t').nth(1)?;
+        pv.split_whitespace().next().map(str::to_string)
+    };
+    let depth = |l: &str| l.split(' ').next().and_then(|n| n.parse::<u32>().ok());
+    let allowed = |l: &str| matches!(first_move(l).as_deref(), Some("a2a3" | "h2h3"));
+    until(&cap, &mut got, |l| {
+        depth(l).is_some_and(|n| n >= 4) && allowed(l)
+    });
+    talk(&mut d, &cap, &["ping 1"]);
+    got.extend(cap.take());
+    let start = got.iter().position(|l| allowed(l)).unwrap();
+    for l in got[start..].iter().filter(|l| l.contains('\t')) {
+        assert!(allowed(l), "{l}: {got:?}");
+    }
+    // A move is a new position: the exclusions end.
+    talk(&mut d, &cap, &["usermove e2e4", "exit"]);
+    assert!(d.dialect.state.position.fen().contains("4P3"));
+    cap.take();
+    // In play: only the included move is searched ...
+    let out = talk(
+        &mut d,
+        &cap,
+        &["force", "sd 3", "exclude all", "include d7d6", "go"],
+    );
+    assert_eq!(xboard_move(&out).as_deref(), Some("d7d6"), "{out:?}");
+    // ... and with every move excluded the engine still moves.
+    let out = talk(&mut d, &cap, &["force", "exclude all", "go"]);
+    assert!(xboard_move(&out).is_some(), "{out:?}");
+    // XBoard's own rank characters for ranks above 9 are read, and bad moves are errors.
+    let out = talk(&mut d, &cap, &["exclude e2e5"]);
+    assert!(out[0].starts_with("Error ("), "{out:?}");
+}
+
+#[test]
+fn xboard_multipv_option_prints_several_lines_per_depth() {
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "option MultiPV=2",
+            "post",
+            "force",
+            "sd 2",
+            "go",
+        ],
+    );
+    assert!(out.iter().any(|l| l.contains("MultiPV -spin")), "{out:?}");
+    let depth1 = out.iter().filter(|l| l.starts_with("1 ")).count();
+    let depth2 = out.iter().filter(|l| l.starts_with("2 ")).count();
+    assert_eq!((depth1, depth2), (2, 2), "{out:?}");
+    assert!(xboard_move(&out).is_some());
+    let out = talk(&mut d, &cap, &["option MultiPV=0"]);
+    assert!(out[0].starts_with("Error ("), "{out:?}");
+}
+
+#[test]
+fn xboard_hard_ponders_on_the_expected_reply() {
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "hard",
+            "sd 3",
+            "usermove e2e4",
+        ],
+    );
+    let reply = xboard_move(&out).expect("engine move");
+    let hint = out
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .expect("the expected reply is announced when pondering starts")
+        .to_string();
+    assert!(d.dialect.state.searching(), "pondering");
+    // While pondering, ping is answered at once and hint repeats the guess.
+    let out = talk(&mut d, &cap, &["ping 4", "hint"]);
+    assert_eq!(out, ["pong 4".to_string(), format!("Hint: {hint}")]);
+    // A correct guess: the engine answers from its ponder search.
+    let out = talk(
+        &mut d,
+        &cap,
+        &["time 1000", "otim 1000", &format!("usermove {hint}")],
+    );
+    let second = xboard_move(&out).expect("engine move after a ponder hit");
+    let mut pos = chess_after(&["e2e4", &reply, &hint]);
+    pos.try_play(&second).unwrap();
+    // A wrong guess: the ponder search is dropped and a new one answers.
+    let hint = out
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .expect("pondering again")
+        .to_string();
+    let other = pos
+        .clone()
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .find(|t| *t != hint)
+        .unwrap();
+    let out = talk(&mut d, &cap, &[&format!("usermove {other}")]);
+    pos.try_play(&other).unwrap();
+    let third = xboard_move(&out).expect("engine move after a ponder miss");
+    pos.try_play(&third).unwrap();
+    // `easy` ends pondering; `force` stops everything.
+    talk(&mut d, &cap, &["easy", "force"]);
+    d.settle();
+    assert!(!d.dialect.state.searching());
+    assert_eq!(d.dialect.state.position.fen(), pos.fen());
+}
+
+#[test]
+fn xboard_ponder_hit_turns_the_running_ponder_search_into_the_move() {
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "hard",
+            "st 1",
+            "usermove d2d4",
+        ],
+    );
+    let hint = out
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .expect("pondering")
+        .to_string();
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    let out = talk(&mut d, &cap, &[&format!("usermove {hint}")]);
+    assert!(xboard_move(&out).is_some(), "{out:?}");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+#[test]
+fn xboard_move_now_playother_undo_remove_hint_bk_memory_cores() {
+    let (mut d, cap) = xboard();
+    talk(&mut d, &cap, &["xboard", "protover 2", "new", "st 60"]);
+    // `?` while thinking: the move comes at once.
+    let t = Instant::now();
+    d.send("usermove e2e4");
+    std::thread::sleep(Duration::from_millis(50));
+    d.feed("?");
+    let out = cap.take();
+    assert!(xboard_move(&out).is_some(), "{out:?}");
+    assert!(t.elapsed() < Duration::from_secs(10));
+    // `remove` takes back both plies, `undo` one.
+    talk(&mut d, &cap, &["force", "remove"]);
+    assert_eq!(d.dialect.state.position.fen(), chess_after(&[]).fen());
+    let out = talk(&mut d, &cap, &["undo"]);
+    assert!(out[0].starts_with("Error ("), "{out:?}");
+    talk(&mut d, &cap, &["usermove e2e4", "usermove e7e5", "undo"]);
+    assert_eq!(d.dialect.state.position.fen(), chess_after(&["e2e4"]).fen());
+    // `playother`: the engine takes the side not on move (White), and moves after Black.
+    let out = talk(&mut d, &cap, &["sd 2", "playother", "ping 1"]);
+    assert_eq!(out, ["pong 1"]);
+    let out = talk(&mut d, &cap, &["usermove e7e5"]);
+    let mv = xboard_move(&out).expect("White's move");
+    chess_after(&["e2e4", "e7e5"]).try_play(&mv).unwrap();
+    let out = talk(&mut d, &cap, &["hint", "bk"]);
+    assert!(out[0].starts_with("Hint: "), "{out:?}");
+    assert!(out[1].starts_with(' ') && out[2].is_empty(), "{out:?}");
+    talk(&mut d, &cap, &["memory 32", "cores 2"]);
+    assert_eq!(d.dialect.state.options.hash_mb, 32);
+    assert_eq!(d.dialect.state.options.threads, 2);
+}
+
+#[test]
+fn xboard_lift_is_answered_with_highlight() {
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &["xboard", "protover 2", "new", "force", "lift e2"],
+    );
+    assert!(out.iter().any(|l| l.contains("highlight=1")));
+    assert_eq!(out.last().unwrap(), "highlight 8/8/8/8/4Y3/4Y3/8/8");
+    // Promotions are magenta (a capture that promotes too), captures red; an empty square
+    // gets no answer.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "setboard 1n5k/P7/8/8/8/8/8/Rb5K w - - 0 1",
+            "lift a7",
+            "lift d4",
+            "lift a1",
+        ],
+    );
+    assert_eq!(
+        out,
+        [
+            "highlight MM6/8/8/8/8/8/8/8",
+            "highlight 8/8/Y7/Y7/Y7/Y7/Y7/1R6"
+        ]
+    );
+    // A 16x16 board: sixteen rows.
+    let out = talk(
+        &mut d,
+        &cap,
+        &["new", "variant vanguard", "force", "lift a3"],
+    );
+    let h = out.last().unwrap();
+    assert!(h.starts_with("highlight "), "{out:?}");
+    assert_eq!(h.split('/').count(), 16, "{h}");
+}
+
+#[test]
+fn xboard_multi_leg_moves_go_one_leg_per_line_and_come_back_as_one_token() {
+    assert_eq!(
+        xboard_move_lines("d11c12,c12d11"),
+        ["move d11c12,", "move c12d11"]
+    );
+    assert_eq!(xboard_move_lines("e2e4"), ["move e2e4"]);
+    // Find a multi-leg move in Vanguard by playing legal moves, then send it as usermove.
+    let v = Registry::new().get("vanguard").unwrap();
+    let mut pos = Position::startpos(&v);
+    let mut played = Vec::new();
+    let mut multi = None;
+    for _ in 0..60 {
+        let moves = pos.legal_moves();
+        if let Some(&m) = moves.iter().find(|&&m| pos.move_text(m).contains(',')) {
+            multi = Some(pos.move_text(m));
+            break;
+        }
+        let m = moves[played.len() * 7 % moves.len()];
+        played.push(pos.move_text(m));
+        pos.make_move(m);
+    }
+    let multi = multi.expect("Vanguard has multi-leg moves");
+    let (mut d, cap) = xboard();
+    talk(
+        &mut d,
+        &cap,
+        &["xboard", "protover 2", "new", "variant vanguard", "force"],
+    );
+    for m in &played {
+        let out = talk(&mut d, &cap, &[&format!("usermove {m}")]);
+        assert!(out.is_empty(), "{m}: {out:?}");
+    }
+    let out = talk(&mut d, &cap, &[&format!("usermove {multi}"), "ping 1"]);
+    assert_eq!(out, ["pong 1"], "{multi}");
+    pos.try_play(&multi).unwrap();
+    assert_eq!(d.dialect.state.position.fen(), pos.fen());
+}
+
+#[test]
+fn xboard_rank_base_zero_numbers_ranks_from_zero() {
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "option RankBase=0",
+            "new",
+            "variant vanguard",
+            "force",
+            "usermove a2a5",
+            "ping 1",
+        ],
+    );
+    assert!(out.iter().any(|l| l.contains("RankBase -spin")), "{out:?}");
+    assert_eq!(out.last().unwrap(), "pong 1");
+    assert!(
+        d.dialect.state.position.fen().contains("/P15/"),
+        "a3a6 internally"
+    );
+    // Black's pawn on a14 is lifted from a13 on the wire and may go up to four ranks.
+    let out = talk(&mut d, &cap, &["lift a13"]);
+    assert_eq!(
+        out[0],
+        "highlight 16/16/16/Y15/Y15/Y15/Y15/16/16/16/16/16/16/16/16/16"
+    );
+    let out = talk(&mut d, &cap, &["option RankBase=2"]);
+    assert!(out[0].starts_with("Error ("), "{out:?}");
+    // Passes are written @@@@; piece lines use range 0 for riders XBoard reads as leapers.
+    assert_eq!(cecp_text("e2e4 0000 a9a10", -1), "e1e3 @@@@ a8a9");
+    assert_eq!(xboard_betza("NN"), "N0");
+    assert_eq!(xboard_betza("BnDD"), "BnD0");
+    assert_eq!(xboard_betza("fmWfcFifmR4"), "fmWfcFifmR4");
+}
+
+#[test]
+fn xboard_variant_switches_and_new_returns_to_chess() {
+    let (mut d, cap) = xboard();
+    talk(&mut d, &cap, &["xboard", "protover 2"]);
+    for (variant, setup) in [
+        ("vanguard", true),
+        ("grand", false),
+        ("pawnvault", true),
+        ("capablanca", false),
+        ("pioneer", true),
+    ] {
+        let out = talk(
+            &mut d,
+            &cap,
+            &["new", &format!("variant {variant}"), "ping 1"],
+        );
+        assert_eq!(
+            out.iter().any(|l| l.starts_with("setup (")),
+            setup,
+            "{out:?}"
+        );
+        assert_eq!(out.last().unwrap(), "pong 1", "{variant}");
+        assert_eq!(d.dialect.state.variant.name, variant);
+        if setup {
+            // One piece line per piece type, before the pong.
+            let pieces = out.iter().filter(|l| l.starts_with("piece ")).count();
+            assert_eq!(pieces, d.dialect.state.variant.pieces.len(), "{variant}");
+        }
+        if variant == "pawnvault" {
+            // Two holdings slots for the dragon and the castellan in hand.
+            assert!(out[0].contains(" 8x8+2_fairy "), "{out:?}");
+        }
+    }
+    talk(&mut d, &cap, &["new"]);
+    assert_eq!(d.dialect.state.variant.name, "chess");
+    assert_eq!(d.dialect.state.position.fen(), chess_after(&[]).fen());
+}
