@@ -61,10 +61,12 @@ impl Tally {
     }
 
     /// Half the width of the 95% confidence interval of the Elo difference, or `None` when it
-    /// is unbounded (a score interval reaching 0 or 1).
+    /// is unbounded (a score interval reaching 0 or 1) or cannot be estimated yet (every
+    /// result the same).
     pub fn elo_error(&self) -> Option<f64> {
         let s = self.score()?;
-        let se = (self.variance()? / self.games() as f64).sqrt();
+        let var = self.variance().filter(|v| *v > 0.0)?;
+        let se = (var / self.games() as f64).sqrt();
         let (lo, hi) = (s - Z_95 * se, s + Z_95 * se);
         (lo > 0.0 && hi < 1.0).then(|| (elo_from_score(hi) - elo_from_score(lo)) / 2.0)
     }
@@ -205,6 +207,12 @@ mod tests {
         };
         assert_eq!((t.elo(), t.elo_error()), (None, None));
         assert_eq!(Tally::default().score(), None);
+        let same = Tally {
+            wins: 0,
+            draws: 4,
+            losses: 0,
+        };
+        assert_eq!((same.elo(), same.elo_error()), (Some(0.0), None));
     }
 
     #[test]
