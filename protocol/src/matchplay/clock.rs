@@ -69,6 +69,11 @@ pub struct Clocks {
     pub inc_ms: u64,
     /// The overstep forgiven.
     pub margin_ms: u64,
+    /// The least time each side had left after a move, before its increment (negative for
+    /// a forgiven overstep).
+    pub closest_ms: [Option<i64>; 2],
+    /// Oversteps forgiven per side.
+    pub forgiven: [u32; 2],
 }
 
 impl Clocks {
@@ -79,11 +84,15 @@ impl Clocks {
                 left_ms: Some([base_ms as i64; 2]),
                 inc_ms,
                 margin_ms,
+                closest_ms: [None; 2],
+                forgiven: [0; 2],
             },
             TimeControl::Unlimited => Clocks {
                 left_ms: None,
                 inc_ms: 0,
                 margin_ms,
+                closest_ms: [None; 2],
+                forgiven: [0; 2],
             },
         }
     }
@@ -102,7 +111,13 @@ impl Clocks {
             return true;
         };
         let after = left[side] - elapsed.as_millis() as i64;
+        let closest = &mut self.closest_ms[side];
+        *closest = Some(closest.map_or(after, |c| c.min(after)));
+        if after < 0 {
+            self.forgiven[side] += 1;
+        }
         if after < -(self.margin_ms as i64) {
+            self.forgiven[side] -= 1;
             left[side] = after;
             return false;
         }

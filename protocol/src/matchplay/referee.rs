@@ -119,6 +119,8 @@ pub struct GameRecord {
     pub culprit: Option<usize>,
     /// Words for the PGN comment and the progress line.
     pub reason: String,
+    /// The final clocks (with the closest approach to the flag and the oversteps forgiven).
+    pub clocks: Clocks,
 }
 
 fn side_name(side: usize) -> &'static str {
@@ -210,6 +212,7 @@ pub fn play_game(
     let [white, black] = players;
     let mut players: [&mut dyn Player; 2] = [white, black];
     let finish = |players: &mut [&mut dyn Player; 2],
+                  clocks: Clocks,
                   moves: Vec<Move>,
                   outcome: Outcome,
                   ending: Ending,
@@ -226,6 +229,7 @@ pub fn play_game(
             ending,
             culprit,
             reason,
+            clocks,
         }
     };
     for side in 0..2 {
@@ -234,6 +238,7 @@ pub fn play_game(
             let outcome = Outcome::win_for(1 - side);
             return finish(
                 &mut players,
+                clocks,
                 moves,
                 outcome,
                 Ending::Crash,
@@ -244,12 +249,13 @@ pub fn play_game(
     }
     loop {
         if let Some((outcome, ending, reason)) = verdict(&mut pos) {
-            return finish(&mut players, moves, outcome, ending, None, reason);
+            return finish(&mut players, clocks, moves, outcome, ending, None, reason);
         }
         if max_moves > 0 && texts.len() >= 2 * max_moves as usize {
             let reason = format!("Draw by adjudication after {max_moves} moves");
             return finish(
                 &mut players,
+                clocks,
                 moves,
                 Outcome::Draw,
                 Ending::Adjudication,
@@ -319,7 +325,15 @@ pub fn play_game(
             }
         };
         if let Some((outcome, ending, culprit, reason)) = end {
-            return finish(&mut players, moves, outcome, ending, culprit, reason);
+            return finish(
+                &mut players,
+                clocks,
+                moves,
+                outcome,
+                ending,
+                culprit,
+                reason,
+            );
         }
     }
 }

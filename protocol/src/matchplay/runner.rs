@@ -118,6 +118,10 @@ struct Totals {
     endings: BTreeMap<Ending, u32>,
     /// Forfeits per engine (0 = first) and kind.
     forfeits: BTreeMap<(usize, Ending), u32>,
+    /// Per engine: the least time left after any move (ms, before the increment).
+    closest_ms: [Option<i64>; 2],
+    /// Per engine: clock oversteps within the margin.
+    forgiven: [u32; 2],
 }
 
 fn signed(x: f64) -> String {
@@ -139,6 +143,14 @@ impl Totals {
             Some(false) => self.tally.losses += 1,
         }
         *self.endings.entry(record.ending).or_default() += 1;
+        for side in 0..2 {
+            let engine = if first_is_white { side } else { 1 - side };
+            if let Some(c) = record.clocks.closest_ms[side] {
+                let least = &mut self.closest_ms[engine];
+                *least = Some(least.map_or(c, |l| l.min(c)));
+            }
+            self.forgiven[engine] += record.clocks.forgiven[side];
+        }
         if let Some(side) = record.culprit {
             let engine = if first_is_white { side } else { 1 - side };
             *self.forfeits.entry((engine, record.ending)).or_default() += 1;
@@ -299,6 +311,16 @@ pub fn run_match(
         .map(|(e, n)| format!("{} {n}", e.label()))
         .collect();
     w(out, format!("Endings: {}", endings.join(", ")))?;
+    if config.tc != super::clock::TimeControl::Unlimited {
+        let clock = |e: usize| match totals.closest_ms[e] {
+            Some(ms) => format!(
+                "{} {ms} ms left at the closest, {} overstep(s) within the margin",
+                names[e], totals.forgiven[e]
+            ),
+            None => format!("{} made no move", names[e]),
+        };
+        w(out, format!("Clocks: {}; {}", clock(0), clock(1)))?;
+    }
     let forfeits: Vec<String> = totals
         .forfeits
         .iter()
