@@ -132,12 +132,12 @@ fn a_short_timed_pair_has_no_forfeits() {
     assert!(pgn_text.contains("[TimeControl \"0.5+0.05\"]"));
 }
 
-/// Runs the fake engine's match: the fake plays both colours against Chimera and must lose
-/// both games for the reason `expect`.
-fn fake_loses(mode: &str, expect: &str) {
+/// Runs the fake engine's match: the fake (speaking `proto`) plays both colours against
+/// Chimera and must lose both games; the summary must contain every line of `expect`.
+fn fake_loses(mode: &str, proto: &str, expect: &[&str]) {
     let me = std::env::current_exe().unwrap();
     let fake = format!(
-        "cmd='{} fake_engine --exact --nocapture --test-threads 1' proto=uci name=Fake depth=1",
+        "cmd='{} fake_engine --exact --nocapture --test-threads 1' proto={proto} name=Fake depth=1",
         me.display()
     );
     let real = chimera_spec("uci", "Real", 1);
@@ -153,22 +153,46 @@ fn fake_loses(mode: &str, expect: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("Fake: 0 wins, 0 draws, 2 losses"), "{text}");
-    assert!(text.contains(&format!("Fake {expect} 2")), "{text}");
+    for e in expect {
+        assert!(text.contains(e), "{e}: {text}");
+    }
     replays(&pgn, 2);
 }
 
 #[test]
 fn an_engine_that_plays_an_illegal_move_loses() {
-    fake_loses("illegal", "illegal move");
+    fake_loses("illegal", "uci", &["Forfeits: Fake illegal move 2"]);
 }
 
 #[test]
 fn an_engine_that_crashes_loses_and_is_restarted() {
-    fake_loses("crash", "crash/hang");
+    fake_loses("crash", "uci", &["Forfeits: Fake crash/hang 2"]);
 }
 
-/// Not a test of its own: with `CHIMERA_FAKE_ENGINE` set this test binary is a UCI engine
-/// that answers `go` with an illegal move (`illegal`) or by exiting (`crash`).
+#[test]
+fn xboard_resignations_claims_and_rejections_are_judged() {
+    fake_loses(
+        "resign",
+        "xboard",
+        &["Endings: resignation 2", "Forfeits: none"],
+    );
+    // As White a claim of 1-0 is false; as Black it gives the game away.
+    fake_loses(
+        "claim",
+        "xboard",
+        &["resignation 1", "Forfeits: Fake false claim 1"],
+    );
+    fake_loses(
+        "reject",
+        "xboard",
+        &["Forfeits: Fake rejected legal move 2"],
+    );
+}
+
+/// Not a test of its own: with `CHIMERA_FAKE_ENGINE` set this test binary is an engine. In
+/// UCI it answers `go` with an illegal move (`illegal`) or by exiting (`crash`); in XBoard it
+/// answers `go` and every move by resigning (`resign`), claiming 1-0 (`claim`) or calling the
+/// move illegal (`reject`).
 #[test]
 fn fake_engine() {
     let Ok(mode) = std::env::var(FAKE_MODE) else {
@@ -176,13 +200,19 @@ fn fake_engine() {
     };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { return };
-        match line.split_whitespace().next() {
-            Some("uci") => println!("id name Fake\nuciok"),
-            Some("isready") => println!("readyok"),
-            Some("go") if mode == "crash" => std::process::exit(3),
+        let mut words = line.split_whitespace();
+        match (words.next(), mode.as_str()) {
+            (Some("uci"), _) => println!("id name Fake\nuciok"),
+            (Some("isready"), _) => println!("readyok"),
+            (Some("protover"), _) => println!("feature ping=1 setboard=1 usermove=1 done=1"),
+            (Some("ping"), _) => println!("pong {}", words.next().unwrap_or("")),
+            (Some("go"), "crash") => std::process::exit(3),
             // Illegal for both colours in the start position and after any first move.
-            Some("go") => println!("bestmove e2e5"),
-            Some("quit") => return,
+            (Some("go"), "illegal") => println!("bestmove e2e5"),
+            (Some("go" | "usermove"), "resign") => println!("resign"),
+            (Some("go" | "usermove"), "claim") => println!("1-0 {{fake claim}}"),
+            (Some("go" | "usermove"), "reject") => println!("Illegal move: e2e4"),
+            (Some("quit"), _) => return,
             _ => {}
         }
     }
