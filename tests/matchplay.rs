@@ -1,9 +1,11 @@
 //! `chimera match` end to end: the built binary plays short matches against itself over both
-//! protocols (chess, and Grand for the 0-based ranks of 10-rank XBoard boards, and Seirawan
-//! for gating), at fixed depth so the tests do not depend on the machine's load, plus one
-//! short timed pair; fake engines (this test binary in a special mode) that play an illegal
-//! move or crash must lose; the written PGN must replay through the rules; bad command lines
-//! must give errors, not panics. The formulas are tested in `protocol/src/matchplay/stats.rs`.
+//! protocols (chess; Grand for the 0-based ranks of 10-rank XBoard boards; Seirawan for
+//! gating) at fixed depth, so the tests do not depend on the machine's load, plus one short
+//! timed pair. Fake engines (this test binary in a special mode) that play an illegal move,
+//! crash, resign, claim falsely or reject a legal move must lose. The written PGN must replay
+//! through the rules (and through python-chess for chess, when it is installed), and bad
+//! command lines must give errors, not panics. The formulas are tested in
+//! `protocol/src/matchplay/stats.rs`.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -47,6 +49,42 @@ fn replays(path: &PathBuf, games: usize) -> String {
     text
 }
 
+/// Reads a chess PGN file with python-chess, when it is installed (as tests/protocol.rs,
+/// the test is skipped without it); every game must parse without errors.
+fn python_chess_reads(path: &PathBuf, games: usize) {
+    const SCRIPT: &str = r#"
+import sys, chess.pgn
+n = 0
+with open(sys.argv[1]) as h:
+    while (g := chess.pgn.read_game(h)) is not None:
+        assert not g.errors, g.errors
+        assert len(list(g.mainline_moves())) == int(g.headers["PlyCount"])
+        n += 1
+print(n)
+"#;
+    let has_chess = Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_chess {
+        eprintln!("skipped: python3 with the 'chess' package is not installed");
+        return;
+    }
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(path)
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.trim(), games.to_string());
+}
+
 fn chimera_spec(proto: &str, name: &str, depth: u32) -> String {
     format!("cmd={CHIMERA} proto={proto} name={name} depth={depth}")
 }
@@ -85,6 +123,9 @@ fn self_play(variant: &str, depth: u32, extra: &[&str]) {
     );
     assert!(text.contains("Finished 2 games"), "{text}");
     assert!(text.contains("Forfeits: none"), "{text}");
+    if variant == "chess" {
+        python_chess_reads(&pgn, 2);
+    }
     let pgn_text = replays(&pgn, 2);
     if variant != "chess" {
         assert!(pgn_text.contains(&format!("[Variant \"{variant}\"]")));

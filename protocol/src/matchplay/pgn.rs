@@ -1,6 +1,7 @@
 //! PGN for match games: the writer (Seven Tag Roster plus Variant, FEN/SetUp, TimeControl,
 //! Termination; moves in SAN, or in coordinate notation for a game where some move has no SAN
-//! that reads back as the same move, said so in a comment) and a reader that replays the moves
+//! that reads back as the same move, said so in a comment; after each engine move a comment
+//! with the time it took and the time left before the increment) and a reader that replays the moves
 //! through Chimera's rules, which is how the files are checked (`chimera pgn-check`).
 
 use std::collections::HashMap;
@@ -115,6 +116,15 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
             tokens.push(format!("{number}..."));
         }
         tokens.push(w.clone());
+        if let Some((ms, left)) = i
+            .checked_sub(setup.opening.len())
+            .and_then(|k| game.times.get(k))
+        {
+            tokens.push(match left {
+                Some(left) => format!("{{{ms}ms, {left}ms left}}"),
+                None => format!("{{{ms}ms}}"),
+            });
+        }
         if i + 1 == setup.opening.len() {
             tokens.push("{end of opening}".into());
         }

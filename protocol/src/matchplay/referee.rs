@@ -121,6 +121,9 @@ pub struct GameRecord {
     pub reason: String,
     /// The final clocks (with the closest approach to the flag and the oversteps forgiven).
     pub clocks: Clocks,
+    /// For each move after the opening: the time it took and, with a clock, the time left
+    /// after it (before the increment), in ms.
+    pub times: Vec<(u64, Option<i64>)>,
 }
 
 fn side_name(side: usize) -> &'static str {
@@ -209,132 +212,101 @@ pub fn play_game(
         texts.push(text.clone());
     }
     let mut clocks = Clocks::new(setup.tc, margin_ms);
+    let mut times = Vec::new();
     let [white, black] = players;
     let mut players: [&mut dyn Player; 2] = [white, black];
-    let finish = |players: &mut [&mut dyn Player; 2],
-                  clocks: Clocks,
-                  moves: Vec<Move>,
-                  outcome: Outcome,
-                  ending: Ending,
-                  culprit: Option<usize>,
-                  reason: String| {
-        for p in players.iter_mut() {
-            p.game_over(outcome.pgn(), &reason);
+    // (result, class, side at fault, reason)
+    let (outcome, ending, culprit, reason) = 'game: {
+        for (side, player) in players.iter_mut().enumerate() {
+            if let Err(e) = player.new_game(setup) {
+                let reason = format!("{} could not start the game: {e}", side_name(side));
+                break 'game (
+                    Outcome::win_for(1 - side),
+                    Ending::Crash,
+                    Some(side),
+                    reason,
+                );
+            }
         }
-        GameRecord {
-            setup: setup.clone(),
-            names: names.clone(),
-            moves,
-            outcome,
-            ending,
-            culprit,
-            reason,
-            clocks,
-        }
-    };
-    for side in 0..2 {
-        if let Err(e) = players[side].new_game(setup) {
-            let reason = format!("{} could not start the game: {e}", side_name(side));
-            let outcome = Outcome::win_for(1 - side);
-            return finish(
-                &mut players,
-                clocks,
-                moves,
-                outcome,
-                Ending::Crash,
-                Some(side),
-                reason,
-            );
-        }
-    }
-    loop {
-        if let Some((outcome, ending, reason)) = verdict(&mut pos) {
-            return finish(&mut players, clocks, moves, outcome, ending, None, reason);
-        }
-        if max_moves > 0 && texts.len() >= 2 * max_moves as usize {
-            let reason = format!("Draw by adjudication after {max_moves} moves");
-            return finish(
-                &mut players,
-                clocks,
-                moves,
-                Outcome::Draw,
-                Ending::Adjudication,
-                None,
-                reason,
-            );
-        }
-        let side = pos.side_to_move().index();
-        let loss = Outcome::win_for(1 - side);
-        let who = side_name(side);
-        let turn = Turn {
-            setup,
-            moves: &texts,
-            clocks: &clocks,
-            side,
-            wait: clocks.wait_limit(side).unwrap_or(UNTIMED_WAIT),
-        };
-        let forfeit = |ending: Ending, reason: String| (loss, ending, Some(side), reason);
-        let end = match players[side].play(&turn) {
-            Reply::Move(text, elapsed) => {
-                if !clocks.charge(side, elapsed) {
-                    let ms = elapsed.as_millis();
-                    Some(forfeit(
-                        Ending::TimeForfeit,
-                        format!("{who} loses on time (move {text} took {ms} ms)"),
-                    ))
-                } else {
-                    match read_move(&mut pos, &text) {
-                        Ok(mv) => {
-                            texts.push(pos.move_text(mv));
-                            moves.push(mv);
-                            pos.make_move(mv);
-                            None
+        loop {
+            if let Some((outcome, ending, reason)) = verdict(&mut pos) {
+                break 'game (outcome, ending, None, reason);
+            }
+            if max_moves > 0 && texts.len() >= 2 * max_moves as usize {
+                let reason = format!("Draw by adjudication after {max_moves} moves");
+                break 'game (Outcome::Draw, Ending::Adjudication, None, reason);
+            }
+            let side = pos.side_to_move().index();
+            let loss = Outcome::win_for(1 - side);
+            let who = side_name(side);
+            let turn = Turn {
+                setup,
+                moves: &texts,
+                clocks: &clocks,
+                side,
+                wait: clocks.wait_limit(side).unwrap_or(UNTIMED_WAIT),
+            };
+            let forfeit = |ending: Ending, reason: String| (loss, ending, Some(side), reason);
+            let resign = |reason: String| (loss, Ending::Resignation, None, reason);
+            // Every reply but a legal move in time ends the game.
+            break 'game match players[side].play(&turn) {
+                Reply::Move(text, elapsed) => {
+                    let left = clocks.left_ms.map(|l| l[side] - elapsed.as_millis() as i64);
+                    if !clocks.charge(side, elapsed) {
+                        let ms = elapsed.as_millis();
+                        let reason = format!("{who} loses on time (move {text} took {ms} ms)");
+                        forfeit(Ending::TimeForfeit, reason)
+                    } else {
+                        match read_move(&mut pos, &text) {
+                            Ok(mv) => {
+                                times.push((elapsed.as_millis() as u64, left));
+                                texts.push(pos.move_text(mv));
+                                moves.push(mv);
+                                pos.make_move(mv);
+                                continue;
+                            }
+                            Err(e) => forfeit(Ending::IllegalMove, format!("{who} plays an {e}")),
                         }
-                        Err(e) => Some(forfeit(Ending::IllegalMove, format!("{who} plays an {e}"))),
                     }
                 }
-            }
-            Reply::NoReply if clocks.left_ms.is_some() => Some(forfeit(
-                Ending::TimeForfeit,
-                format!("{who} loses on time (no move)"),
-            )),
-            Reply::NoReply => Some(forfeit(Ending::Crash, format!("{who} does not answer"))),
-            Reply::Crashed => Some(forfeit(Ending::Crash, format!("{who}'s engine crashed"))),
-            Reply::Resign => Some((loss, Ending::Resignation, None, format!("{who} resigns"))),
-            Reply::Rejected(line) => Some(forfeit(
-                Ending::RejectedLegalMove,
-                format!("{who} calls a legal move illegal ({line})"),
-            )),
-            Reply::Claim(result, why) => {
-                // The game is not over by the rules here (that was checked above), so only a
-                // claim against oneself stands: it is a resignation.
-                let own_loss = (side == 0 && result == "0-1") || (side == 1 && result == "1-0");
-                if own_loss {
-                    Some((
-                        loss,
-                        Ending::Resignation,
-                        None,
-                        format!("{who} resigns ({why})"),
-                    ))
-                } else {
-                    Some(forfeit(
-                        Ending::FalseClaim,
-                        format!("{who} claims {result} {{{why}}} falsely"),
-                    ))
+                Reply::NoReply if clocks.left_ms.is_some() => forfeit(
+                    Ending::TimeForfeit,
+                    format!("{who} loses on time (no move)"),
+                ),
+                Reply::NoReply => forfeit(Ending::Crash, format!("{who} does not answer")),
+                Reply::Crashed => forfeit(Ending::Crash, format!("{who}'s engine crashed")),
+                Reply::Resign => resign(format!("{who} resigns")),
+                Reply::Rejected(line) => forfeit(
+                    Ending::RejectedLegalMove,
+                    format!("{who} calls a legal move illegal ({line})"),
+                ),
+                Reply::Claim(result, why) => {
+                    // The game is not over by the rules here (that was checked above), so
+                    // only a claim against oneself stands: it is a resignation.
+                    let own_loss = (side == 0 && result == "0-1") || (side == 1 && result == "1-0");
+                    if own_loss {
+                        resign(format!("{who} resigns ({why})"))
+                    } else {
+                        let reason = format!("{who} claims {result} {{{why}}} falsely");
+                        forfeit(Ending::FalseClaim, reason)
+                    }
                 }
-            }
-        };
-        if let Some((outcome, ending, culprit, reason)) = end {
-            return finish(
-                &mut players,
-                clocks,
-                moves,
-                outcome,
-                ending,
-                culprit,
-                reason,
-            );
+            };
         }
+    };
+    for p in players.iter_mut() {
+        p.game_over(outcome.pgn(), &reason);
+    }
+    GameRecord {
+        setup: setup.clone(),
+        names,
+        moves,
+        outcome,
+        ending,
+        culprit,
+        reason,
+        clocks,
+        times,
     }
 }
 
