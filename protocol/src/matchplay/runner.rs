@@ -296,12 +296,12 @@ pub fn run_match(
         w(
             out,
             format!(
-                "SPRT elo0={} elo1={} alpha={} beta={}:{}: {result}",
+                "SPRT elo0={} elo1={} alpha={} beta={}: {}: {result}",
                 s.elo0,
                 s.elo1,
                 s.alpha,
                 s.beta,
-                totals.sprt_text(config)
+                totals.sprt_text(config).trim()
             ),
         )?;
     }
