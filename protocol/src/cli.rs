@@ -1,4 +1,5 @@
-//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`, and
+//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`,
+//! `chimera match` and `chimera pgn-check` (handed to `matchplay`), and
 //! the GUI protocols (`chimera` alone, `chimera uci`, `chimera xboard`).
 //! Arguments are parsed into a typed command first, then run; every error is a message on
 //! standard error and a non-zero exit code, never a panic.
@@ -31,6 +32,17 @@ commands:
   eval-tables [--variant V]
                       print the evaluation's piece values and square tables
   check FILE          parse and build a variant file without using it; report every problem
+  match --engine SPEC --engine SPEC --tc BASE+INC [options]
+                      play engine-against-engine games with Chimera's rules as referee
+                      SPEC: \"cmd=PROGRAM proto=uci|xboard [name=N] [dir=D] [option.X=V]
+                             [depth=D] [nodes=N]\" (quote a cmd with arguments: cmd='eng -x')
+                      --variant V (chess)  --games N (2)  --concurrency N (1)
+                      --tc BASE+INC in seconds, or inf with depth=/nodes= per engine
+                      --openings FILE.epd | --random-plies K  [--seed S]
+                      --pgn FILE (appended)  --sprt elo0=0 elo1=5 [alpha=0.05 beta=0.05]
+                      --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
+  pgn-check FILE [--variants F]
+                      replay every game of a PGN file through the rules (SAN or coordinates)
   help                this text
 
 common options:
@@ -211,6 +223,12 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
 
 /// Runs a command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
+    // The match runner and the PGN checker have options of their own.
+    match args.first().map(String::as_str) {
+        Some("match") => return crate::matchplay::run(&args[1..]),
+        Some("pgn-check") => return crate::matchplay::check_pgn(&args[1..]),
+        _ => {}
+    }
     let (command, common) = match parse_args(args) {
         Ok(c) => c,
         Err(e) => {

@@ -1,0 +1,340 @@
+//! Runs a whole match: `--concurrency` worker threads, each with its own pair of engine
+//! processes, take game numbers from a shared counter (game 2k and 2k+1 share opening k, the
+//! first engine White in the even one); the main thread collects the finished games, appends
+//! them to the PGN file, prints one progress line per game and stops the match early when the
+//! SPRT crosses a bound. A crashed or hung engine is restarted before its next game.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Arc;
+
+use super::config::{EngineSpec, MatchConfig, Proto};
+use super::openings::Openings;
+use super::player::Player;
+use super::referee::{play_game, Ending, GameRecord, Outcome};
+use super::stats::{SprtVerdict, Tally};
+use super::uci_player::UciPlayer;
+use super::xboard_player::XboardPlayer;
+
+/// Starts an engine for `variant`.
+pub fn start_player(
+    spec: &EngineSpec,
+    variant: &str,
+    debug: bool,
+) -> Result<Box<dyn Player>, String> {
+    Ok(match spec.proto {
+        Proto::Uci => Box::new(UciPlayer::start(spec, variant, debug)?),
+        Proto::Xboard => Box::new(XboardPlayer::start(spec, variant, debug)?),
+    })
+}
+
+/// What a worker reports.
+enum Message {
+    /// Game number, whether the first engine had White, the game.
+    Game(u32, bool, Box<GameRecord>),
+    /// The match cannot go on.
+    Fatal(String),
+}
+
+/// The shared state of the workers.
+struct Shared {
+    config: MatchConfig,
+    openings: Openings,
+    next_game: AtomicU32,
+    stop: AtomicBool,
+}
+
+fn worker(shared: &Shared, tx: &Sender<Message>) {
+    let config = &shared.config;
+    let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
+    while !shared.stop.load(Ordering::SeqCst) {
+        let game = shared.next_game.fetch_add(1, Ordering::SeqCst);
+        if game >= config.games {
+            break;
+        }
+        for (slot, spec) in players.iter_mut().zip(&config.engines) {
+            if slot.as_mut().is_some_and(|p| p.alive()) {
+                continue;
+            }
+            if let Some(mut old) = slot.take() {
+                old.quit();
+            }
+            match start_player(spec, &config.variant, config.debug) {
+                Ok(p) => *slot = Some(p),
+                Err(e) => {
+                    shared.stop.store(true, Ordering::SeqCst);
+                    let _ = tx.send(Message::Fatal(e));
+                    return;
+                }
+            }
+        }
+        let [Some(first), Some(second)] = &mut players else {
+            return;
+        };
+        let setup = shared.openings.for_pair(game / 2);
+        // Even games give the first engine White (a bit test: `is_multiple_of` is newer than our MSRV).
+        let first_is_white = game & 1 == 0;
+        let record = if first_is_white {
+            play_game(
+                [first.as_mut(), second.as_mut()],
+                &setup,
+                config.margin_ms,
+                config.max_moves,
+            )
+        } else {
+            play_game(
+                [second.as_mut(), first.as_mut()],
+                &setup,
+                config.margin_ms,
+                config.max_moves,
+            )
+        };
+        // An engine that crashed, hung or overstepped its time may still be thinking or be
+        // broken: start it afresh for the next game.
+        if let (Some(side), Ending::Crash | Ending::TimeForfeit) = (record.culprit, record.ending) {
+            let engine = if first_is_white { side } else { 1 - side };
+            if let Some(mut p) = players[engine].take() {
+                p.quit();
+            }
+        }
+        if tx
+            .send(Message::Game(game, first_is_white, Box::new(record)))
+            .is_err()
+        {
+            break;
+        }
+    }
+    for p in players.iter_mut().flatten() {
+        p.quit();
+    }
+}
+
+/// The running totals the progress line and the summary print.
+#[derive(Default)]
+struct Totals {
+    tally: Tally,
+    endings: BTreeMap<Ending, u32>,
+    /// Forfeits per engine (0 = first) and kind.
+    forfeits: BTreeMap<(usize, Ending), u32>,
+    /// Per engine: the least time left after any move (ms, before the increment).
+    closest_ms: [Option<i64>; 2],
+    /// Per engine: clock oversteps within the margin.
+    forgiven: [u32; 2],
+}
+
+fn signed(x: f64) -> String {
+    // No "-0.0".
+    let x = if x == 0.0 { 0.0 } else { x };
+    format!("{}{x:.1}", if x >= 0.0 { "+" } else { "" })
+}
+
+impl Totals {
+    fn add(&mut self, first_is_white: bool, record: &GameRecord) {
+        let first_side_won = match record.outcome {
+            Outcome::Draw => None,
+            Outcome::WhiteWins => Some(first_is_white),
+            Outcome::BlackWins => Some(!first_is_white),
+        };
+        match first_side_won {
+            None => self.tally.draws += 1,
+            Some(true) => self.tally.wins += 1,
+            Some(false) => self.tally.losses += 1,
+        }
+        *self.endings.entry(record.ending).or_default() += 1;
+        for side in 0..2 {
+            let engine = if first_is_white { side } else { 1 - side };
+            if let Some(c) = record.clocks.closest_ms[side] {
+                let least = &mut self.closest_ms[engine];
+                *least = Some(least.map_or(c, |l| l.min(c)));
+            }
+            self.forgiven[engine] += record.clocks.forgiven[side];
+        }
+        if let Some(side) = record.culprit {
+            let engine = if first_is_white { side } else { 1 - side };
+            *self.forfeits.entry((engine, record.ending)).or_default() += 1;
+        }
+    }
+
+    fn elo_text(&self) -> String {
+        match (self.tally.elo(), self.tally.elo_error()) {
+            (Some(e), Some(err)) => format!("Elo {} +/- {err:.1}", signed(e)),
+            (Some(e), None) => format!("Elo {} +/- inf", signed(e)),
+            _ => "Elo n/a".to_string(),
+        }
+    }
+
+    fn sprt_text(&self, config: &MatchConfig) -> String {
+        match &config.sprt {
+            Some(s) => {
+                let (lo, hi) = s.bounds();
+                format!("  LLR {:.2} ({lo:.2}, {hi:.2})", s.llr(&self.tally))
+            }
+            None => String::new(),
+        }
+    }
+}
+
+/// Plays the match and prints progress and the summary on `out`. Returns an error when the
+/// match could not be played (an engine would not start).
+pub fn run_match(
+    config: MatchConfig,
+    openings: Openings,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
+    let event = format!("{} vs {} ({})", names[0], names[1], config.variant);
+    let mut pgn = match &config.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{path}: cannot open: {e}"))?,
+        ),
+        None => None,
+    };
+    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    w(
+        out,
+        format!(
+            "Match {event}: {} games, tc {}, concurrency {}",
+            config.games, config.tc, config.concurrency
+        ),
+    )?;
+    let workers = config.concurrency.min(config.games as usize).max(1);
+    let shared = Arc::new(Shared {
+        config,
+        openings,
+        next_game: AtomicU32::new(0),
+        stop: AtomicBool::new(false),
+    });
+    let (tx, rx) = channel();
+    let handles: Vec<_> = (0..workers)
+        .map(|_| {
+            let (shared, tx) = (shared.clone(), tx.clone());
+            std::thread::spawn(move || worker(&shared, &tx))
+        })
+        .collect();
+    drop(tx);
+    let config = &shared.config;
+    let mut totals = Totals::default();
+    let mut fatal = None;
+    let mut verdict = SprtVerdict::Continue;
+    for message in rx {
+        let (game, first_is_white, record) = match message {
+            Message::Fatal(e) => {
+                fatal.get_or_insert(e);
+                continue;
+            }
+            Message::Game(g, f, r) => (g, f, r),
+        };
+        totals.add(first_is_white, &record);
+        if let Some(file) = pgn.as_mut() {
+            let text = super::pgn::write_game(&record, game + 1, &event);
+            file.write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the PGN: {e}"))?;
+        }
+        let t = &totals.tally;
+        w(
+            out,
+            format!(
+                "Game {} ({} vs {}): {} {{{}}} | {} games: {}-{}-{}  score {:.1}%  {}{}",
+                game + 1,
+                record.names[0],
+                record.names[1],
+                record.outcome.pgn(),
+                record.reason,
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score().unwrap_or(0.0),
+                totals.elo_text(),
+                totals.sprt_text(config),
+            ),
+        )?;
+        if let Some(s) = &config.sprt {
+            if verdict == SprtVerdict::Continue {
+                verdict = s.verdict(t);
+                if verdict != SprtVerdict::Continue {
+                    shared.stop.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    let t = &totals.tally;
+    w(out, format!("Finished {} games: {event}", t.games()))?;
+    w(
+        out,
+        format!(
+            "{}: {} wins, {} draws, {} losses; score {:.1}%; {} (95%)",
+            names[0],
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score().unwrap_or(0.0),
+            totals.elo_text()
+        ),
+    )?;
+    if let Some(s) = &config.sprt {
+        let result = match verdict {
+            SprtVerdict::Continue => "no decision yet",
+            SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
+            SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
+        };
+        w(
+            out,
+            format!(
+                "SPRT elo0={} elo1={} alpha={} beta={}: {}: {result}",
+                s.elo0,
+                s.elo1,
+                s.alpha,
+                s.beta,
+                totals.sprt_text(config).trim()
+            ),
+        )?;
+    }
+    let endings: Vec<String> = totals
+        .endings
+        .iter()
+        .map(|(e, n)| format!("{} {n}", e.label()))
+        .collect();
+    w(out, format!("Endings: {}", endings.join(", ")))?;
+    if config.tc != super::clock::TimeControl::Unlimited {
+        let clock = |e: usize| match totals.closest_ms[e] {
+            Some(ms) => format!(
+                "{} {ms} ms left at the closest, {} overstep(s) within the margin",
+                names[e], totals.forgiven[e]
+            ),
+            None => format!("{} made no move", names[e]),
+        };
+        w(out, format!("Clocks: {}; {}", clock(0), clock(1)))?;
+    }
+    let forfeits: Vec<String> = totals
+        .forfeits
+        .iter()
+        .map(|((engine, e), n)| format!("{} {} {n}", names[*engine], e.label()))
+        .collect();
+    w(
+        out,
+        format!(
+            "Forfeits: {}",
+            if forfeits.is_empty() {
+                "none".to_string()
+            } else {
+                forfeits.join(", ")
+            }
+        ),
+    )
+}
