@@ -97,6 +97,11 @@ pub(crate) struct Worker<'a> {
     /// Full static evaluations by position key (a small direct-mapped cache: the same
     /// positions come back through transpositions, re-searches and quiescence).
     eval_cache: Vec<(u64, Value)>,
+    /// Per (piece type, cell) of the opponent's last move: the quiet reply that last refuted
+    /// it.
+    counters: Vec<Move>,
+    /// The move being searched at each ply (`NO_MOVE` for a null move).
+    path: Vec<Move>,
     /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
     /// multi-line search the first moves of the lines already found this iteration.
     root_skip: Vec<Move>,
@@ -149,6 +154,8 @@ impl<'a> Worker<'a> {
             values,
             see_values,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            counters: vec![NO_MOVE; pieces * cells],
+            path: vec![NO_MOVE; MAX_PLY + 1],
             root_skip: Vec::new(),
         }
     }
@@ -322,6 +329,17 @@ impl<'a> Worker<'a> {
             .then(|| (side.index() * self.pieces + id) * self.cells + to)
     }
 
+    /// The slot in `counters` for the opponent's move that led to `ply`.
+    #[inline]
+    fn counter_index(&self, ply: usize) -> Option<usize> {
+        let prev = *self.path.get(ply.checked_sub(1)?)?;
+        if prev == NO_MOVE || prev.to.index() >= self.cells {
+            return None;
+        }
+        let id = self.pos.cell(prev.to).id().index();
+        (id < self.pieces).then(|| id * self.cells + prev.to.index())
+    }
+
     fn update_history(&mut self, side: Color, mv: Move, bonus: i32) {
         if let Some(i) = self.history_index(side, mv) {
             let h = &mut self.history[i];
@@ -378,6 +396,7 @@ impl<'a> Worker<'a> {
     /// Ordering scores for `moves`, in the same order.
     fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
         let side = self.pos.side_to_move();
+        let counter = self.counter_index(ply).map(|i| self.counters[i]);
         for &mv in moves.iter() {
             scores.push(if tt_key != 0 && move_key(mv) == tt_key {
                 SCORE_TT
@@ -401,6 +420,8 @@ impl<'a> Worker<'a> {
                 SCORE_KILLER + 1
             } else if mv == self.killers[ply][1] {
                 SCORE_KILLER
+            } else if counter == Some(mv) {
+                SCORE_KILLER - 1
             } else {
                 self.history_index(side, mv).map_or(0, |i| self.history[i])
             });
@@ -546,6 +567,7 @@ impl<'a> Worker<'a> {
             {
                 let r = 3 + depth / 6 + ((static_eval - beta) / 200).min(2);
                 self.pos.make_move(NULL_MOVE);
+                self.path[ply] = NO_MOVE;
                 self.last_null.push(ply + 1);
                 let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.last_null.pop();
@@ -650,6 +672,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.pos.make_move(mv);
+            self.path[ply] = mv;
             let gives_check = self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man.
             let extend = gives_check && {
@@ -715,6 +738,9 @@ impl<'a> Worker<'a> {
                             if self.killers[ply][0] != mv {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = mv;
+                            }
+                            if let Some(c) = self.counter_index(ply) {
+                                self.counters[c] = mv;
                             }
                             let bonus = (depth * depth * 8).min(HISTORY_MAX / 2);
                             self.update_history(us, mv, bonus);
