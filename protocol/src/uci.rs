@@ -211,16 +211,11 @@ impl SearchReport for InfoReport {
 
 /// `bestmove M [ponder P]` for a result found in `root`.
 pub fn bestmove_line(root: &Position, r: &SearchResult) -> String {
-    let Some(best) = r.best else {
-        return "bestmove (none)".to_string();
-    };
-    let mut line = format!("bestmove {}", root.move_text(best));
-    if let Some(p) = r.ponder {
-        let mut after = root.clone();
-        after.make_move(best);
-        line.push_str(&format!(" ponder {}", after.move_text(p)));
+    match crate::analyze::best_and_ponder(root, r) {
+        None => "bestmove (none)".to_string(),
+        Some((best, None)) => format!("bestmove {best}"),
+        Some((best, Some(p))) => format!("bestmove {best} ponder {p}"),
     }
-    line
 }
 
 /// The UCI dialect.

@@ -826,13 +826,20 @@ impl Xboard {
             if !r.discard && !self.analyzing {
                 match result.best {
                     Some(best) => {
-                        let text = root.move_text(best);
-                        self.hint = result.ponder.map(|p| {
-                            let mut after = root.clone();
-                            after.make_move(best);
-                            self.wire_out(&after.move_text(p))
-                        });
-                        self.state.position.make_move(best);
+                        // A turn of several parts goes out as one `a,b` token (D3).
+                        let Some((text, hint)) = crate::analyze::best_and_ponder(&root, &result)
+                        else {
+                            return Flow::Continue;
+                        };
+                        self.hint = hint.map(|p| self.wire_out(&p));
+                        let turn = if result.turn.is_empty() {
+                            vec![best]
+                        } else {
+                            result.turn.clone()
+                        };
+                        for mv in turn {
+                            self.state.position.make_move(mv);
+                        }
                         self.fresh = false;
                         self.out(&format!("move {}", self.wire_out(&text)));
                         self.claim_if_over();

@@ -7,7 +7,8 @@
 //! (`firstTurnParts`) after them; every turn after the opening starts at phase 0.
 
 use crate::board::position::Position;
-use crate::types::Color;
+use crate::movegen::MoveError;
+use crate::types::{Color, Move};
 use crate::variant::tables::PieceMask;
 
 /// The most phases a variant may have (ordinary parts plus opening parts): the hash has a key
@@ -124,6 +125,78 @@ impl Position {
             self.st.hash ^= z.side;
         }
         next.is_none()
+    }
+}
+
+impl Position {
+    /// Groups moves played one after another from this position into turns: a turn ends where
+    /// the side to move changes. The last group is an unfinished turn when the moves stop
+    /// mid-turn. The moves must be legal in sequence.
+    pub fn group_turns(&self, moves: &[Move]) -> Vec<Vec<Move>> {
+        let mut pos = self.clone();
+        let mut turns = Vec::new();
+        let mut current = Vec::new();
+        for &mv in moves {
+            let us = pos.side;
+            pos.make_move(mv);
+            current.push(mv);
+            if pos.side != us {
+                turns.push(std::mem::take(&mut current));
+            }
+        }
+        if !current.is_empty() {
+            turns.push(current);
+        }
+        turns
+    }
+
+    /// The text of the moves `parts`, played in sequence from this position, joined by commas
+    /// (PROTOCOLS.md D3: one token per turn, `i2a3` or `e2e3,l2d4`).
+    pub fn turn_text(&self, parts: &[Move]) -> String {
+        let mut pos = self.clone();
+        let mut words = Vec::with_capacity(parts.len());
+        for &mv in parts {
+            words.push(pos.move_text(mv));
+            pos.make_move(mv);
+        }
+        words.join(",")
+    }
+
+    /// Plays the parts of a turn written as one token, `a,b`: every part but the last must
+    /// leave the same side to move. All or nothing: on an error the position is unchanged.
+    /// Returns the last part's move.
+    pub(crate) fn try_play_turn(&mut self, text: &str) -> Result<Move, MoveError> {
+        let parts: Vec<&str> = text.trim().split(',').collect();
+        let mut made = 0;
+        let mut result = Err(MoveError::Syntax(text.to_string()));
+        for (i, part) in parts.iter().enumerate() {
+            let us = self.side;
+            match self.parse_move(part) {
+                Ok(mv) => {
+                    self.make_move(mv);
+                    made += 1;
+                    if i + 1 < parts.len() && self.side != us {
+                        result = Err(MoveError::Illegal(text.to_string()));
+                        break;
+                    }
+                    result = Ok(mv);
+                }
+                Err(MoveError::Syntax(_)) => {
+                    result = Err(MoveError::Syntax(text.to_string()));
+                    break;
+                }
+                Err(MoveError::Illegal(_)) => {
+                    result = Err(MoveError::Illegal(text.to_string()));
+                    break;
+                }
+            }
+        }
+        if result.is_err() {
+            for _ in 0..made {
+                self.unmake_move();
+            }
+        }
+        result
     }
 }
 
