@@ -110,6 +110,7 @@ impl Position {
 
     /// Advances the turn after a move, keeping the hash in step: the next phase, or (returning
     /// true) the end of the turn, when the caller hands the move to the other side.
+    #[inline(always)]
     pub(crate) fn advance_turn(&mut self) -> bool {
         let Some(turns) = &self.variant.turns else {
             return true;

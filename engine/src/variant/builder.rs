@@ -529,6 +529,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_types: pawn_types,
         gating,
         reserve,
+        board_rules: transfer.is_some() || turns.is_some() || captures.restricted(),
         transfer,
         captures,
         turns,

@@ -189,6 +189,9 @@ pub struct Variant {
     pub captures: crate::rules::boards::CaptureRules,
     /// The parts of a turn, when a turn is more than one move.
     pub turns: Option<crate::rules::turns::TurnRules>,
+    /// Any of the three above is in force: generation takes the general path (`movegen::
+    /// boards`); one flag, so the one-board fast path pays a single test.
+    pub board_rules: bool,
     /// Men in hand may be dropped as a whole move.
     pub drops: bool,
     /// The types that may be dropped (`dropPieceTypes`; all by default).
@@ -264,7 +267,7 @@ impl Variant {
     /// restrictions (the one-board fast path knows none of them).
     #[inline(always)]
     pub fn needs_board_rules(&self) -> bool {
-        self.transfer.is_some() || self.turns.is_some() || self.captures.restricted()
+        self.board_rules
     }
 
     /// The number of piece types.
