@@ -303,3 +303,60 @@ fn self_play_reaches_the_end_of_the_game() {
     }
     panic!("no result after 2000 turns: {}", p.fen());
 }
+
+/// UCI (PROTOCOLS.md D3): `position ... moves` takes whole turns `a,b` (and single parts), and
+/// `bestmove` and the PV carry whole turns; under XBoard the variant is not offered (24 files).
+#[test]
+fn uci_speaks_in_whole_turns() {
+    use chimera_engine::variant::Registry;
+    use chimera_protocol::input::Driver;
+    use chimera_protocol::state::Output;
+    use chimera_protocol::uci::Uci;
+    use chimera_protocol::xboard::Xboard;
+
+    let (out, cap) = Output::capture();
+    let mut d = Driver::new(Registry::new(), out, Uci::new);
+    for line in [
+        "uci",
+        "setoption name UCI_Variant value aliceguard",
+        "position startpos moves m2e4 u7m5 o8f6 d2l4,n1r5",
+        "go depth 3",
+    ] {
+        d.feed(line);
+    }
+    let lines = cap.take();
+    let best = lines
+        .iter()
+        .find(|l| l.starts_with("bestmove"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let turn = best.split_whitespace().nth(1).unwrap();
+    assert_eq!(turn.split(',').count(), 2, "{best}");
+    let mut p = Position::startpos(&ag());
+    for t in ["m2e4", "u7m5,o8f6", "d2l4,n1r5"] {
+        p.try_play(t).unwrap();
+    }
+    let mover = p.side_to_move();
+    p.try_play(turn).unwrap_or_else(|e| panic!("{turn}: {e}"));
+    assert_ne!(p.side_to_move(), mover);
+    let info = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth 3"))
+        .unwrap();
+    assert!(info.contains(&format!(" pv {turn}")), "{info}");
+
+    let (out, cap) = Output::capture();
+    let mut x = Driver::new(Registry::new(), out, Xboard::new);
+    x.feed("xboard");
+    x.feed("protover 2");
+    let features = cap.take().join(" ");
+    let list = features
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("{features}"));
+    let names: Vec<&str> = list.split(',').collect();
+    assert!(
+        names.contains(&"alice") && !names.contains(&"aliceguard"),
+        "{list}"
+    );
+}

@@ -385,6 +385,13 @@ impl Xboard {
             .registry
             .names()
             .iter()
+            // XBoard draws at most 16 files (D4): three 8x8 boards side by side do not fit.
+            .filter(|n| {
+                self.state
+                    .registry
+                    .get(n)
+                    .is_some_and(|v| v.geometry.display_files() <= 16)
+            })
             .map(|n| xboard_name(n))
             .collect();
         self.out("feature done=0");
