@@ -943,8 +943,9 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
             } else {
                 g.ranks as usize - 1 - rules.rank
             };
-            let kings: Vec<Square> = (0..g.files as usize)
-                .map(|f| g.square(0, f, rank))
+            // On any board: an Alice king may castle from the second board.
+            let kings: Vec<Square> = (0..g.boards as usize)
+                .flat_map(|b| (0..g.files as usize).map(move |f| g.square(b, f, rank)))
                 .filter(|&s| {
                     at(s)
                         == Some(Piece {

@@ -8,7 +8,7 @@
 
 use crate::board::position::Position;
 use crate::movegen::MoveError;
-use crate::types::{Color, Move};
+use crate::types::Move;
 use crate::variant::tables::PieceMask;
 
 /// The most phases a variant may have (ordinary parts plus opening parts): the hash has a key
@@ -94,18 +94,6 @@ impl Position {
             .turns
             .as_ref()
             .is_some_and(|t| t.next(self.st.phase).is_some())
-    }
-
-    /// True when the side to move is in the middle of its turn (it made the previous part).
-    #[inline]
-    pub fn mid_turn(&self) -> bool {
-        self.variant.turns.is_some() && self.st.phase != 0 && !self.in_opening_turn_start()
-    }
-
-    fn in_opening_turn_start(&self) -> bool {
-        self.variant.turns.as_ref().is_some_and(|t| {
-            !t.opening.is_empty() && self.st.phase == t.start_phase() && self.side == Color::White
-        })
     }
 
     /// Advances the turn after a move, keeping the hash in step: the next phase, or (returning
