@@ -46,8 +46,8 @@ fn sorted(list: &[&str]) -> Vec<String> {
 /// move when X6 is a6/c6/f6/h6 (1); a pawn on X5 stops the double step (1); a knight on
 /// a6/c6/f6/h6 stops a pawn (2) and a knight move (1)), each to either Home board: per first
 /// move 2 x (4 x 17 + 4 x 18 + 8 x 19 + 4 x 17) = 720, so 40 x 720 = 28800, as RULES.md says.
-/// Depth 4 (White's Home part of turn 2, only parts after which a Guard move exists) is
-/// Chimera's own count, recorded here so that a change shows.
+/// Depth 4 (White's Home part of turn 2, only parts after which a Guard move exists) agrees
+/// with tools/aliceguard_ref.py, an independent generator written from RULES.md alone.
 #[test]
 fn start_position_perft() {
     let mut p = Position::startpos(&ag());
@@ -174,6 +174,7 @@ fn taking_the_king_ends_the_game() {
     let mut p = pos("R11k11/24/24/24/24/24/24/7K4T11 w1 - - 0 1");
     assert!(p.parse_move("m1u8").is_err());
     p.try_play("m1e8").unwrap();
+    assert!(p.legal_moves().is_empty(), "nothing is played after the King is taken");
     let end = p.outcome().expect("the King is gone");
     assert_eq!(end.winner, Some(Color::White));
     assert_eq!(end.reason, Termination::RoyalCaptured);

@@ -186,6 +186,7 @@ perft_suite!(berolina_suite, "berolina", 5, VARIANT_CAP);
 // Alice Chess to depth 4 here (a million nodes); depth 5 (33 million nodes, every move made
 // and tested for check) is in `alice_suite_depth_5`, run with `--ignored`.
 perft_suite!(alice_suite, "alice", 4, 1_000_000);
+perft_suite!(aliceguard_suite, "aliceguard", 4, VARIANT_CAP);
 
 /// Positions from seeded random games (made with `cargo run --release --example random_fens`),
 /// counted by Fairy-Stockfish 11.1: promotions, e.p., castling rights lost in every way, S-Chess
@@ -209,6 +210,13 @@ random_suite!(
 random_suite!(grand_random_positions, "grand-random", "grand", 3);
 random_suite!(seirawan_random_positions, "seirawan-random", "seirawan", 3);
 random_suite!(alice_random_positions, "alice-random", "alice", 3);
+// Alice Guard: counted by tools/aliceguard_ref.py (an independent generator from RULES.md).
+random_suite!(
+    aliceguard_random_positions,
+    "aliceguard-random",
+    "aliceguard",
+    3
+);
 
 /// Grand chess at depth 5 (960 million nodes, several seconds on two cores). Run it with
 /// `cargo test --release -- --ignored`.

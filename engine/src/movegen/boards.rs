@@ -153,6 +153,11 @@ impl Position {
     /// before he goes across), then, for a part that does not end the turn, only the moves
     /// after which the turn can be completed.
     pub(crate) fn generate_legal_board_rules(&mut self, list: &mut MoveList) {
+        let v = &self.variant;
+        if v.royal_mask != 0 && !v.checking && self.royal_count(self.side) == 0 {
+            // The side to move's King was taken: the game is over, nothing more is played.
+            return;
+        }
         let start = list.len();
         self.generate_board_rules(list);
         let us = self.side;
