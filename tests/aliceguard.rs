@@ -174,7 +174,10 @@ fn taking_the_king_ends_the_game() {
     let mut p = pos("R11k11/24/24/24/24/24/24/7K4T11 w1 - - 0 1");
     assert!(p.parse_move("m1u8").is_err());
     p.try_play("m1e8").unwrap();
-    assert!(p.legal_moves().is_empty(), "nothing is played after the King is taken");
+    assert!(
+        p.legal_moves().is_empty(),
+        "nothing is played after the King is taken"
+    );
     let end = p.outcome().expect("the King is gone");
     assert_eq!(end.winner, Some(Color::White));
     assert_eq!(end.reason, Termination::RoyalCaptured);
@@ -360,4 +363,37 @@ fn uci_speaks_in_whole_turns() {
         names.contains(&"alice") && !names.contains(&"aliceguard"),
         "{list}"
     );
+}
+
+/// The search sees a King capture that needs the turn's first part: White's Guard rook on
+/// White's board e1 can take Blue's King on e8 of the same board and land on the Guard board's
+/// e8 (m8), but only with support there: a Home part that brings the Home rook a2 to the Guard
+/// board first (a2-a8 to i8, which then covers e8 along the 8th rank; or a2-e2 to m2, along
+/// the e-file). The whole turn wins at once.
+#[test]
+fn the_search_finds_a_king_capture_prepared_by_the_home_part() {
+    use chimera_engine::search::Score;
+    let v = ag();
+    let eval = VariantEval::new(&v);
+    let mut searcher = Searcher::new(4, 1);
+    let p = pos("4k19/24/24/24/24/24/R23/4T2K16 w - - 0 1");
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let r = searcher.search(&p, &limits, &eval, &mut Silent);
+    let texts = |turn: &[chimera_engine::Move]| {
+        let mut q = p.clone();
+        turn.iter()
+            .map(|&m| {
+                let t = q.move_text(m);
+                q.make_move(m);
+                t
+            })
+            .collect::<Vec<_>>()
+    };
+    let turn = texts(&r.turn);
+    assert_eq!(turn.len(), 2, "{turn:?}");
+    assert_eq!(turn[1], "e1m8", "{turn:?}");
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
 }
