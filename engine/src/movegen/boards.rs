@@ -69,7 +69,7 @@ impl<S: MoveSink> MoveSink for CaptureFilter<'_, S> {
 }
 
 impl Position {
-    /// True when a capture landing on the empty square `to` has the support the variant asks
+    /// True when a capture landing on the square `to` has the support the variant asks
     /// for: a man of the side to move of a supporting type that attacks `to` on its board.
     fn capture_supported(&self, to: Square) -> bool {
         let supporters = self.variant.captures.supporters;
