@@ -28,12 +28,14 @@ impl Searcher {
         let mut turn = vec![best];
         pos.make_move(best);
         let mut rest = pv.iter().skip(1).copied();
+        let mut on_pv = true;
         while pos.side_to_move() == us && pos.may_have_more_parts(turn.len()) {
-            let next = rest
+            let from_pv = rest
                 .next()
-                .filter(|&m| pos.legal_moves().contains(&m))
-                .or_else(|| self.search_part(&pos, depth, eval));
-            let Some(mv) = next else {
+                .filter(|&m| on_pv && pos.legal_moves().contains(&m));
+            // Once a part is searched afresh, the variation no longer describes the game.
+            on_pv &= from_pv.is_some();
+            let Some(mv) = from_pv.or_else(|| self.search_part(&pos, depth, eval)) else {
                 break;
             };
             turn.push(mv);
