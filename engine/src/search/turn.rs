@@ -9,8 +9,9 @@ use crate::types::Move;
 
 /// The deepest search used to find a missing part of a turn.
 const PART_DEPTH: u32 = 4;
-/// The most nodes such a search may use.
-const PART_NODES: u64 = 200_000;
+/// The most nodes such a search may use (a few milliseconds: it may follow a search that has
+/// already used its time).
+const PART_NODES: u64 = 20_000;
 
 impl Searcher {
     /// The whole turn that starts with `best`: `best`, then the variation's moves while the
