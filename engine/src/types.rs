@@ -327,6 +327,14 @@ impl Geometry {
         self.coords(sq).0
     }
 
+    /// The square with the same file and rank as `sq` on board `to_board`; `sq` is on
+    /// `from_board`. Boards are a fixed number of cells apart, so this is one addition.
+    #[inline(always)]
+    pub fn same_square_on(&self, sq: Square, from_board: usize, to_board: usize) -> Square {
+        let band = ((self.ranks as usize + PAD) * self.stride()) as i32;
+        Square((sq.0 as i32 + (to_board as i32 - from_board as i32) * band) as u16)
+    }
+
     /// The rank counted from `color`'s side (0 = its first rank).
     pub fn relative_rank(&self, sq: Square, color: Color) -> usize {
         let r = self.rank_of(sq);
@@ -435,6 +443,10 @@ pub enum MoveKind {
     /// The choice of the files the reserve men wait behind: `from` and `to` are the chosen
     /// files' first-rank squares (equal with one reserve man); `piece` is the reserve type.
     Place,
+    /// A move between boards (Alice): the man moves on his own board from `from` to `aux`,
+    /// capturing a man there if any, then goes to `to`, the same square on another board;
+    /// `piece` holds the promotion type, if any.
+    Transfer,
 }
 
 /// One move (one ply): a small copyable value.
@@ -494,9 +506,11 @@ impl Move {
     /// The promotion type, if this move promotes.
     pub fn promotion(self) -> Option<PieceId> {
         match self.kind {
-            MoveKind::Normal | MoveKind::EnPassant | MoveKind::Locust | MoveKind::Sweep => {
-                self.piece_id()
-            }
+            MoveKind::Normal
+            | MoveKind::EnPassant
+            | MoveKind::Locust
+            | MoveKind::Sweep
+            | MoveKind::Transfer => self.piece_id(),
             _ => None,
         }
     }

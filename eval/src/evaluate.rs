@@ -207,6 +207,8 @@ impl VariantEval {
                     continue;
                 }
                 let moves = &v.pieces[id].moves[c];
+                // Men that may never capture (Alice Guard's Home set) do not threaten the royal.
+                let threatens = v.captures.may_capture(PieceId(id as u8));
                 let mut mob = 0;
                 let mut hits = 0;
                 for l in &moves.leaps {
@@ -214,7 +216,10 @@ impl VariantEval {
                     let cell = pos.cell(to);
                     if cell.0 & us_bit == 0 {
                         mob += 1;
-                        if l.mode & CAPTURE != 0 && enemy_royal.is_some_and(|k| self.near(to, k)) {
+                        if threatens
+                            && l.mode & CAPTURE != 0
+                            && enemy_royal.is_some_and(|k| self.near(to, k))
+                        {
                             hits += 1;
                         }
                     }
@@ -230,7 +235,10 @@ impl VariantEval {
                             break;
                         }
                         mob += 1;
-                        if s.mode & CAPTURE != 0 && enemy_royal.is_some_and(|k| self.near(to, k)) {
+                        if threatens
+                            && s.mode & CAPTURE != 0
+                            && enemy_royal.is_some_and(|k| self.near(to, k))
+                        {
                             hits += 1;
                         }
                         if !cell.is_empty() || s.max != 0 && k >= s.max {

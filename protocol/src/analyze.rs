@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
+use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, Searcher};
 use chimera_engine::variant::Registry;
 use chimera_engine::{Move, Position};
 use chimera_eval::VariantEval;
@@ -23,13 +23,47 @@ pub struct InfoPrinter<'a, W: Write> {
 
 /// The moves of a variation in coordinate notation, each written in the position it is made in.
 pub fn pv_text(root: &Position, pv: &[Move]) -> String {
+    // One word per turn: a turn of several parts is written `a,b` (PROTOCOLS.md D3).
     let mut pos = root.clone();
     let mut words = Vec::with_capacity(pv.len());
-    for &m in pv {
-        words.push(pos.move_text(m));
-        pos.make_move(m);
+    for turn in root.group_turns(pv) {
+        words.push(pos.turn_text(&turn));
+        for &m in &turn {
+            pos.make_move(m);
+        }
     }
     words.join(" ")
+}
+
+/// The move (the whole turn) a result says to play, and the opponent's expected reply (a whole
+/// turn, when the variation holds one), as text.
+pub fn best_and_ponder(root: &Position, r: &SearchResult) -> Option<(String, Option<String>)> {
+    let best = r.best?;
+    let turn = if r.turn.is_empty() {
+        vec![best]
+    } else {
+        r.turn.clone()
+    };
+    let mut after = root.clone();
+    for &m in &turn {
+        after.make_move(m);
+    }
+    let ponder = if root.variant().turns.is_none() {
+        r.ponder.map(|p| after.move_text(p))
+    } else if r.pv.starts_with(&turn) {
+        // The reply counts only when the variation holds all of it.
+        let reply = after.group_turns(&r.pv[turn.len()..]).into_iter().next();
+        reply
+            .filter(|parts| {
+                let mut end = after.clone();
+                parts.iter().for_each(|&m| end.make_move(m));
+                end.side_to_move() != after.side_to_move()
+            })
+            .map(|parts| after.turn_text(&parts))
+    } else {
+        None
+    };
+    Some((root.turn_text(&turn), ponder))
 }
 
 impl<W: Write> SearchReport for InfoPrinter<'_, W> {
@@ -69,16 +103,10 @@ pub fn run(
     if let Some(e) = printer.error {
         return Err(e);
     }
-    let best = r.best.map_or("(none)".to_string(), |m| pos.move_text(m));
-    let line = match r.ponder {
-        Some(p) => {
-            let mut after = pos.clone();
-            if let Some(b) = r.best {
-                after.make_move(b);
-            }
-            format!("bestmove {best} ponder {}", after.move_text(p))
-        }
-        None => format!("bestmove {best}"),
+    let line = match best_and_ponder(&pos, &r) {
+        None => "bestmove (none)".to_string(),
+        Some((best, None)) => format!("bestmove {best}"),
+        Some((best, Some(p))) => format!("bestmove {best} ponder {p}"),
     };
     writeln!(printer.out, "{line}").map_err(|e| e.to_string())
 }

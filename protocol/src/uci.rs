@@ -219,6 +219,14 @@ impl SearchReport for InfoReport {
 
 /// `bestmove M [ponder P]` for a result found in `root`.
 pub fn bestmove_line(root: &Position, r: &SearchResult, castling: Castling) -> String {
+    if root.variant().turns.is_some() {
+        // A turn of several parts goes out as one `a,b` token (D3).
+        return match crate::analyze::best_and_ponder(root, r) {
+            None => "bestmove (none)".to_string(),
+            Some((best, None)) => format!("bestmove {best}"),
+            Some((best, Some(p))) => format!("bestmove {best} ponder {p}"),
+        };
+    }
     let Some(best) = r.best else {
         return "bestmove (none)".to_string();
     };

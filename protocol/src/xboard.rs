@@ -482,6 +482,13 @@ impl Xboard {
             .registry
             .names()
             .iter()
+            // XBoard draws at most 16 files (D4): three 8x8 boards side by side do not fit.
+            .filter(|n| {
+                self.state
+                    .registry
+                    .get(n)
+                    .is_some_and(|v| v.geometry.display_files() <= 16)
+            })
             .map(|n| xboard_name(n))
             .collect();
         self.out("feature done=0");
@@ -1107,6 +1114,26 @@ impl Xboard {
             self.claim_if_over();
             return;
         };
+        if root.variant().turns.is_some() {
+            // A turn of several parts goes out as one `a,b` token (D3); no pondering on it.
+            let Some((text, _)) = crate::analyze::best_and_ponder(root, result) else {
+                return;
+            };
+            let turn = if result.turn.is_empty() {
+                vec![best]
+            } else {
+                result.turn.clone()
+            };
+            for mv in turn {
+                self.state.position.make_move(mv);
+            }
+            self.fresh = false;
+            self.position_changed();
+            self.hint = None;
+            self.out(&format!("move {}", self.wire_out(&text)));
+            self.claim_if_over();
+            return;
+        }
         let text = root.move_text(best);
         self.state.position.make_move(best);
         self.fresh = false;

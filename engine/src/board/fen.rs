@@ -8,8 +8,12 @@
 //! gating variant (S-Chess) also lists the files whose first-rank men may still gate
 //! (`KQBCDFGkqbcdfg`), and the e.p. field may be two squares, the square passed over followed by
 //! the double step's landing square (`c3d4`, needed for Berolina pawns). The move counters may
-//! be left out. Multi-board variants are written as one wide board; a `|` before a letter puts
-//! the man on the second board at the same coordinates (Fairy-Stockfish's Alice notation).
+//! be left out. Multi-board variants are written as one wide board (Chimera writes this form:
+//! `rnbqkbnr8/.../RNBQKBNR8` for Alice); on reading, a `|` before a letter also puts the man on
+//! the second board at the same coordinates (Fairy-Stockfish's Alice notation), and a rank may
+//! then be written 8 squares long. In a variant whose turns have parts, the side to move may
+//! carry the turn phase as a digit (`w1`: White, second part; see `rules::turns`); phase 0 is
+//! written as the bare letter.
 
 use std::fmt;
 
@@ -111,6 +115,8 @@ pub struct Setup {
     pub hand: Option<Vec<char>>,
     /// `w` or `b`.
     pub side: Color,
+    /// The turn phase written after the side (`w1`), 0 when none is given.
+    pub phase: u8,
     /// The castling/gating field as written (`-` for none).
     pub castling: String,
     /// The e.p. squares as written: none, one or two (display file, rank) pairs.
@@ -168,10 +174,17 @@ impl Setup {
             .split('/')
             .map(parse_rank)
             .collect::<Result<Vec<_>, _>>()?;
-        let side = match fields[1] {
+        let bad_side = || FenError::new(FenField::Side, fields[1], "expected 'w' or 'b'");
+        let (side_text, phase_text) = fields[1].split_at(fields[1].len().min(1));
+        let side = match side_text {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(FenError::new(FenField::Side, other, "expected 'w' or 'b'")),
+            _ => return Err(bad_side()),
+        };
+        let phase = match phase_text {
+            "" => 0,
+            t if t.len() == 1 && t.as_bytes()[0].is_ascii_digit() => t.as_bytes()[0] - b'0',
+            _ => return Err(bad_side()),
         };
         let castling = fields.get(2).copied().unwrap_or("-").to_string();
         if castling != "-" && !castling.chars().all(|c| c.is_ascii_alphabetic()) {
@@ -209,6 +222,7 @@ impl Setup {
             ranks,
             hand,
             side,
+            phase,
             castling,
             ep,
             halfmove,
@@ -398,20 +412,9 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                 }
             }
         }
-        let expected = if tokens.iter().any(|t| {
-            matches!(
-                t,
-                BoardToken::Man {
-                    second_board: true,
-                    ..
-                }
-            )
-        }) {
-            g.files as usize
-        } else {
-            wide
-        };
-        if file != expected && file != wide {
+        // A rank is as wide as all the boards together, or (Fairy-Stockfish's Alice form,
+        // with `|` marking the second board's men) as wide as one board.
+        if file != g.files as usize && file != wide {
             return Err(FenError::new(
                 FenField::Board,
                 rank_text(tokens),
@@ -488,7 +491,7 @@ impl Position {
                 castling.gates[piece.color.index()].contains(&g.file_of(sq))
                     || castling.implied_virgin.contains(&sq)
             } else {
-                v.starts_on(sq, piece) || castling.implied_virgin.contains(&sq)
+                v.starts_on_any_board(sq, piece) || castling.implied_virgin.contains(&sq)
             };
             let virgin = virgin && !moved_marks.contains(&sq);
             pos.put(sq, Cell::new(piece, virgin));
@@ -511,6 +514,7 @@ impl Position {
         if setup.side == Color::Black {
             pos.st.hash ^= v.zobrist.side;
         }
+        pos.set_phase_from_setup(setup)?;
         pos.castle_king = castling.king;
         pos.castle_rook = castling.rook;
         pos.st.castling = castling.rights;
@@ -522,6 +526,28 @@ impl Position {
         pos.set_reserves_from_setup(setup)?;
         pos.check_placement()?;
         Ok(pos)
+    }
+
+    /// The turn phase: 0 without turn parts; otherwise one of the variant's phases, the opening
+    /// turn's only for White.
+    fn set_phase_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        let token = || format!("{}{}", setup.side.fen_char(), setup.phase);
+        let bad = |why: &str| FenError::new(FenField::Side, token(), why.to_string());
+        let phase = setup.phase;
+        match &self.variant.turns {
+            None if phase != 0 => return Err(bad("this variant has no turn parts")),
+            None => return Ok(()),
+            Some(t) if phase as usize >= t.num_phases() => {
+                return Err(bad("no such part of a turn"))
+            }
+            Some(t) if phase as usize >= t.parts.len() && setup.side != Color::White => {
+                return Err(bad("only White plays the opening turn"))
+            }
+            Some(_) => {}
+        }
+        self.st.hash ^= self.variant.zobrist.phase(0) ^ self.variant.zobrist.phase(phase);
+        self.st.phase = phase;
+        Ok(())
     }
 
     fn set_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
@@ -735,6 +761,9 @@ impl Position {
         }
         out.push(' ');
         out.push(self.side.fen_char());
+        if self.st.phase != 0 {
+            out.push((b'0' + self.st.phase) as char);
+        }
         out.push(' ');
         out.push_str(&self.castling_text());
         out.push(' ');
@@ -793,7 +822,7 @@ impl Position {
         !v.gating.as_ref().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
             && v.pieces[piece.id.index()].has_initial_moves
-            && v.starts_on(sq, piece)
+            && v.starts_on_any_board(sq, piece)
     }
 
     fn castling_text(&self) -> String {
@@ -914,8 +943,9 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
             } else {
                 g.ranks as usize - 1 - rules.rank
             };
-            let kings: Vec<Square> = (0..g.files as usize)
-                .map(|f| g.square(0, f, rank))
+            // On any board: an Alice king may castle from the second board.
+            let kings: Vec<Square> = (0..g.boards as usize)
+                .flat_map(|b| (0..g.files as usize).map(move |f| g.square(b, f, rank)))
                 .filter(|&s| {
                     at(s)
                         == Some(Piece {

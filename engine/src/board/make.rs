@@ -257,6 +257,21 @@ impl Position {
                     self.set_reserve(us, 1, self.variant.geometry.file_of(mv.to) as u8);
                 }
             }
+            MoveKind::Transfer => {
+                // The man moves on his own board to `aux` (taking whoever stands there), then
+                // goes across to the same square on another board.
+                let mover = self.cell_fast(mv.from);
+                irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
+                if self.cell_fast(mv.aux).is_piece() {
+                    self.capture(mv.aux);
+                    irreversible = true;
+                }
+                let arrived = match mv.promotion() {
+                    Some(id) => Cell::new(Piece { color: us, id }, false),
+                    None => mover.moved(),
+                };
+                self.edit_shift(mv.from, mv.to, arrived);
+            }
             MoveKind::Pass => {}
         }
         if self.variant.reserve.is_some() {
@@ -266,6 +281,10 @@ impl Position {
         let lost = |sq: Square| self.rights_mask.get(sq.index()).copied().unwrap_or(0);
         if mv.kind != MoveKind::Place {
             self.st.castling &= !(lost(mv.from) | lost(mv.to));
+        }
+        if mv.kind == MoveKind::Transfer {
+            // A rook captured on his own board loses his castling right there.
+            self.st.castling &= !lost(mv.aux);
         }
         if mv.is_castle() {
             self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
@@ -281,14 +300,17 @@ impl Position {
             hash_extra ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
         }
         self.st.hash ^= hash_extra;
-        if us == Color::Black {
-            self.fullmove += 1;
+        if self.advance_turn() {
+            if us == Color::Black {
+                self.fullmove += 1;
+            }
+            self.side = us.opposite();
         }
-        self.side = us.opposite();
         self.history.push(Undo {
             mv,
             state,
             journal_len,
+            side: us,
         });
     }
 
@@ -311,20 +333,25 @@ impl Position {
                 Change::HandSub(c, id) => self.hand_add(c, id),
             }
         }
-        self.side = self.side.opposite();
-        if self.side == Color::Black {
+        if self.side != undo.side && undo.side == Color::Black {
             self.fullmove -= 1;
         }
+        self.side = undo.side;
         self.st = undo.state;
     }
 
-    /// The king's and the rook's destinations for a castling move.
+    /// The king's and the rook's destinations for a castling move. With several boards the
+    /// king's destination may lie on another board than his path: then both men go across,
+    /// the rook to his own destination square on the king's new board.
     pub(crate) fn castle_targets(&self, mv: Move) -> (Square, Square) {
         self.castle_paths
             .iter()
             .flatten()
             .find(|p| p.king_from == mv.from && p.rook_from == mv.aux)
-            .map_or((mv.to, mv.aux), |p| (p.king_to, p.rook_to))
+            .map_or((mv.to, mv.aux), |p| {
+                let across = mv.to.0 as i32 - p.king_to.0 as i32;
+                (mv.to, Square((p.rook_to.0 as i32 + across) as u16))
+            })
     }
 
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,

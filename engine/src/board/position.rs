@@ -118,6 +118,9 @@ pub(crate) struct Undo {
     pub state: State,
     /// The length of the position's journal of edits before this move.
     pub journal_len: u32,
+    /// The side that made the move (with turns of several parts, the side to move does not
+    /// always change).
+    pub side: Color,
 }
 
 /// A game position of some variant.

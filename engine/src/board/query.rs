@@ -22,7 +22,7 @@ impl Position {
     #[inline]
     pub fn capture_square(&self, mv: Move) -> Option<Square> {
         let sq = match mv.kind {
-            MoveKind::EnPassant | MoveKind::Locust => mv.aux,
+            MoveKind::EnPassant | MoveKind::Locust | MoveKind::Transfer => mv.aux,
             MoveKind::Sweep => {
                 return self
                     .sweep_victims(mv.from, mv.to)

@@ -48,6 +48,10 @@ impl MoveSink for MoveCounter {
 impl Position {
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate_pseudo_legal(&self, list: &mut MoveList) {
+        if self.variant.needs_board_rules() {
+            self.generate_board_rules(list);
+            return;
+        }
         let us = self.side;
         if self.variant.reserve.is_some() && self.reserve_pending(us) {
             self.generate_placements(list);

@@ -159,6 +159,10 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
+        if self.variant.needs_board_rules() {
+            self.generate_legal_board_rules(list);
+            return;
+        }
         if !self.royals_protected(self.side)
             || self.variant.reserve.is_some() && self.reserve_pending(self.side)
         {
@@ -211,6 +215,9 @@ impl Position {
     /// The number of legal moves, counted without listing the moves of men whose moves are all
     /// legal (perft's last ply).
     pub fn count_legal(&mut self) -> u64 {
+        if self.variant.needs_board_rules() {
+            return self.legal_moves().len() as u64;
+        }
         if self.variant.reserve.is_some() && self.reserve_pending(self.side) {
             return self.legal_moves().len() as u64;
         }

@@ -1,6 +1,7 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
-//! interpreter for multi-leg moves (`legs`), the attack test and legality filter (`legal`), move text (`notation`) and perft (`perft`).
+//! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack test and legality filter (`legal`), move text (`notation`) and perft (`perft`).
 
+pub mod boards;
 pub mod drops;
 pub mod generate;
 pub mod legal;

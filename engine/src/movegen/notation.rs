@@ -1,6 +1,7 @@
 //! Move text in the coordinate notation of PROTOCOLS.md: `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h`
 //! gating, `e1g1` castling (`e1h1` king-takes-rook also read), `h1e1h` castling that gates on
-//! the rook's square, `0000` for a pass. Text is turned into a move only by matching it against
+//! the rook's square, `0000` for a pass; in a variant whose turns have parts, `a,b` is one
+//! turn (its parts in order, see `rules::turns`). Text is turned into a move only by matching it against
 //! the legal moves, so a parsed move is always legal.
 
 use std::fmt;
@@ -145,6 +146,9 @@ impl Position {
 
     /// Parses and makes a move; on error the position is unchanged.
     pub fn try_play(&mut self, text: &str) -> Result<Move, MoveError> {
+        if self.variant.turns.is_some() && text.contains(',') {
+            return self.try_play_turn(text);
+        }
         let mv = self.parse_move(text)?;
         self.make_move(mv);
         Ok(mv)

@@ -12,6 +12,7 @@
 pub mod see;
 pub mod time;
 pub mod tt;
+mod turn;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -174,6 +175,9 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The whole turn to play: `best`, followed by the other parts of the turn where the
+    /// variant's turns have several (protocols print it as one token, `a,b`).
+    pub turn: Vec<Move>,
 }
 
 /// The state every thread of one search shares.
@@ -257,8 +261,24 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits` and returns the best move found. A stopped search still
-    /// returns a legal move when there is one (one of `limits.root_moves`, if given).
+    /// returns a legal move when there is one (one of `limits.root_moves`, if given), and the
+    /// result's `turn` is always a whole turn.
     pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        eval: &dyn Evaluator,
+        report: &mut dyn SearchReport,
+    ) -> SearchResult {
+        let mut result = self.search_one(pos, limits, eval, report);
+        if let (Some(best), true) = (result.best, pos.variant().turns.is_some()) {
+            result.turn = self.complete_turn(pos, best, &result.pv, result.depth, eval);
+        }
+        result
+    }
+
+    /// One search of `pos` (the best move may be only a part of a turn).
+    fn search_one(
         &mut self,
         pos: &Position,
         limits: &Limits,
@@ -313,6 +333,7 @@ impl Searcher {
             nodes,
             time: start.elapsed(),
             pv: result.pv,
+            turn: best.into_iter().collect(),
         }
     }
 }

@@ -464,6 +464,18 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// Searches the position just reached by a move of `mover`, with the window of the node
+    /// that made it, and returns its value from that node's point of view: negated when the
+    /// move handed the turn to the opponent, as it is when the same side moves again (a part
+    /// of a turn made of several moves).
+    fn child(&mut self, mover: Color, depth: i32, alpha: Value, beta: Value, ply: usize) -> Value {
+        if self.pos.side_to_move() == mover {
+            self.negamax(depth, alpha, beta, ply, true)
+        } else {
+            -self.negamax(depth, -beta, -alpha, ply, true)
+        }
+    }
+
     fn negamax(
         &mut self,
         mut depth: i32,
@@ -560,6 +572,7 @@ impl<'a> Worker<'a> {
             // pieces (zugzwang).
             if null_ok
                 && self.checking
+                && self.pos.variant().turns.is_none()
                 && depth >= 2
                 && static_eval >= beta
                 && beta.abs() < MATE_BOUND
@@ -696,7 +709,7 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + (extend || singular) as i32;
             let mut v;
             if searched == 0 {
-                v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                v = self.child(us, new_depth, alpha, beta, ply + 1);
             } else {
                 let mut r = 0;
                 // Checks are not reduced: most tactics in the test suites start with one.
@@ -710,12 +723,12 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                v = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                v = self.child(us, new_depth - r, alpha, alpha + 1, ply + 1);
                 if v > alpha && r > 0 {
-                    v = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    v = self.child(us, new_depth, alpha, alpha + 1, ply + 1);
                 }
                 if v > alpha && v < beta {
-                    v = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                    v = self.child(us, new_depth, alpha, beta, ply + 1);
                 }
             }
             self.pos.unmake_move();
@@ -892,7 +905,12 @@ impl<'a> Worker<'a> {
                 self.pos.unmake_move();
                 continue;
             }
-            let v = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            let v = if self.pos.side_to_move() == us {
+                // A part of a turn that leaves the same side to move.
+                self.qsearch(alpha, beta, ply + 1, qply + 1)
+            } else {
+                -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+            };
             self.pos.unmake_move();
             if self.stopped {
                 return 0;

@@ -18,6 +18,8 @@ use super::{
 };
 use crate::board::fen::{self, Setup};
 use crate::board::Position;
+use crate::rules::boards::{CaptureRules, TransferRules};
+use crate::rules::turns::TurnRules;
 use crate::types::{Cell, Color, Geometry, PieceId, MAX_PIECE_TYPES};
 
 /// A problem in a variant definition, located at a file, line and key.
@@ -68,6 +70,13 @@ const PREDEFINED: &[(&str, &str)] = &[
 /// Every rule key the builder reads (piece names and `customPieceN` aside).
 const RULE_KEYS: &[&str] = &[
     "maxFile",
+    "boards",
+    "boardTransfer",
+    "captureTypes",
+    "captureSupportTypes",
+    "turnParts",
+    "firstTurnParts",
+    "promotionChoices",
     "maxRank",
     "startFen",
     "doubleStep",
@@ -188,10 +197,11 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let ranks = errs
         .take(s.get_with("maxRank", parse_rank))?
         .map_or(8, |r| r + 1);
-    let geometry = match Geometry::new(files as u8, ranks as u8, 1) {
+    let boards = errs.take(s.get_with("boards", parse_uint))?.unwrap_or(1);
+    let geometry = match Geometry::new(files as u8, ranks as u8, boards.min(255) as u8) {
         Ok(g) => g,
         Err(e) => {
-            let at = s.peek("maxFile").or(s.peek("maxRank"));
+            let at = s.peek("boards").or(s.peek("maxFile")).or(s.peek("maxRank"));
             errs.0.push(match at {
                 Some(entry) => entry.error(e),
                 None => s.error(e),
@@ -232,6 +242,43 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         Some(mask)
     };
 
+    let transfer = build_transfer(s, &geometry, errs);
+    let captures = CaptureRules {
+        capturers: match s.peek("captureTypes") {
+            Some(_) => letter_set("captureTypes", "", errs).unwrap_or(0),
+            None => PieceMask::MAX,
+        },
+        supporters: letter_set("captureSupportTypes", "", errs).unwrap_or(0),
+    };
+    let turns = match s.peek("turnParts") {
+        None => None,
+        Some(entry) => {
+            // Parts are separated by spaces, so each is read as its own letter set.
+            let part_masks = |key: &str, errs: &mut Errors| -> Vec<PieceMask> {
+                let Some(e) = s.get(key) else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                for word in e.value.split_whitespace() {
+                    let mut mask = 0;
+                    for l in word.chars() {
+                        match pieces
+                            .iter()
+                            .position(|p| p.letter == l.to_ascii_uppercase())
+                        {
+                            Some(i) => mask |= 1 << i,
+                            None => errs.0.push(e.error(format!("no piece '{l}'"))),
+                        }
+                    }
+                    out.push(mask);
+                }
+                out
+            };
+            let parts = part_masks("turnParts", errs);
+            let opening = part_masks("firstTurnParts", errs);
+            errs.take(TurnRules::new(parts, opening).map_err(|r| entry.error(r)))
+        }
+    };
     let pawn_types = letter_set("pawnTypes", "p", errs).unwrap_or(0);
     let promo_pawns = match s.peek("promotionPawnTypes") {
         Some(_) => letter_set("promotionPawnTypes", "", errs).unwrap_or(0),
@@ -482,6 +529,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_types: pawn_types,
         gating,
         reserve,
+        board_rules: transfer.is_some() || turns.is_some() || captures.restricted(),
+        transfer,
+        captures,
+        turns,
         drops,
         drop_types,
         drop_rule,
@@ -645,6 +696,27 @@ fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, Str
         .collect()
 }
 
+/// The transfer map of a multi-board variant (`boardTransfer`), required with several boards
+/// and meaningless with one.
+fn build_transfer(s: &SectionConfig, g: &Geometry, errs: &mut Errors) -> Option<TransferRules> {
+    let entry = s.get("boardTransfer");
+    match (entry, g.boards) {
+        (None, 1) => None,
+        (None, _) => {
+            errs.0.push(s.error("several boards need boardTransfer"));
+            None
+        }
+        (Some(e), 1) => {
+            errs.0
+                .push(e.error("one board: there is nowhere to transfer to"));
+            None
+        }
+        (Some(e), n) => {
+            errs.take(TransferRules::parse(&e.value, n as usize).map_err(|r| e.error(r)))
+        }
+    }
+}
+
 fn build_promotion(
     s: &SectionConfig,
     g: &Geometry,
@@ -693,10 +765,29 @@ fn build_promotion(
                     .map_err(|r| e.error(r)),
             )?,
         };
+        // The zone is the same on every board (pawns promote where they end their move).
         for (f, r) in squares {
-            zone[g.square(0, f, r).index()] = true;
+            for b in 0..g.boards as usize {
+                zone[g.square(b, f, r).index()] = true;
+            }
         }
         rules.zone[i] = zone;
+    }
+    if let Some(e) = s.get("promotionChoices") {
+        // `p:qrbn f:dtlsg`: a pawn letter, then the letters it may become.
+        for token in e.value.split_whitespace() {
+            let parsed = token.split_once(':').and_then(|(who, into)| {
+                let pawn = letter_ids(pieces, &who.chars().collect::<Vec<_>>()).ok()?;
+                let choices = letter_ids(pieces, &into.chars().collect::<Vec<_>>()).ok()?;
+                (pawn.len() == 1 && !choices.is_empty()).then(|| (pawn[0], choices))
+            });
+            match parsed {
+                Some(pair) => rules.by_pawn.push(pair),
+                None => errs
+                    .0
+                    .push(e.error(format!("'{token}' is not pawn:choices of existing pieces"))),
+            }
+        }
     }
     rules.mandatory = errs
         .take(s.get_with("mandatoryPawnPromotion", parse_bool))

@@ -62,6 +62,9 @@ pub struct PromotionRules {
     /// Per type, a fixed and compulsory promotion target (`promotionTargets`, the Interactive
     /// Diagram's `morph`), which replaces the choices for that type.
     pub targets: [Option<PieceId>; MAX_PIECE_TYPES],
+    /// Per pawn type, its own list of choices (`promotionChoices`), which replaces the colour's
+    /// list for that type (Alice Guard: each set promotes within itself).
+    pub by_pawn: Vec<(PieceId, Vec<PieceId>)>,
 }
 
 impl PromotionRules {
@@ -70,7 +73,10 @@ impl PromotionRules {
     pub fn choices_for(&self, id: PieceId, color: Color) -> &[PieceId] {
         match &self.targets[id.index()] {
             Some(t) => std::slice::from_ref(t),
-            None => &self.choices[color.index()],
+            None => match self.by_pawn.iter().find(|(p, _)| *p == id) {
+                Some((_, own)) => own,
+                None => &self.choices[color.index()],
+            },
         }
     }
 
@@ -177,6 +183,15 @@ pub struct Variant {
     pub gating: Option<GatingRules>,
     /// Reserve men that wait behind a file (Pioneer), if the variant has them.
     pub reserve: Option<ReserveRules>,
+    /// Where men go after moving on their own board, in a variant with several boards.
+    pub transfer: Option<crate::rules::boards::TransferRules>,
+    /// Which types may capture, and the support a capture needs.
+    pub captures: crate::rules::boards::CaptureRules,
+    /// The parts of a turn, when a turn is more than one move.
+    pub turns: Option<crate::rules::turns::TurnRules>,
+    /// Any of the three above is in force: generation takes the general path (`movegen::
+    /// boards`); one flag, so the one-board fast path pays a single test.
+    pub board_rules: bool,
     /// Men in hand may be dropped as a whole move.
     pub drops: bool,
     /// The types that may be dropped (`dropPieceTypes`; all by default).
@@ -248,6 +263,13 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// True when generation must take the general path for boards, turn parts or capture
+    /// restrictions (the one-board fast path knows none of them).
+    #[inline(always)]
+    pub fn needs_board_rules(&self) -> bool {
+        self.board_rules
+    }
+
     /// The number of piece types.
     pub fn num_pieces(&self) -> usize {
         self.pieces.len()
@@ -282,6 +304,18 @@ impl Variant {
     #[inline]
     pub fn starts_on(&self, sq: Square, piece: crate::types::Piece) -> bool {
         self.start_board.get(sq.index()) == Some(&Cell::new(piece, false))
+    }
+
+    /// [`Variant::starts_on`] at the same file and rank of any board: how a FEN's man is read as
+    /// never moved in a multi-board variant, where a pawn on his second rank of either board
+    /// still has his double step (as in Fairy-Stockfish's Alice Chess).
+    pub fn starts_on_any_board(&self, sq: Square, piece: crate::types::Piece) -> bool {
+        let g = &self.geometry;
+        if g.boards == 1 {
+            return self.starts_on(sq, piece);
+        }
+        let here = g.board_of(sq);
+        (0..g.boards as usize).any(|b| self.starts_on(g.same_square_on(sq, here, b), piece))
     }
 
     /// The type a man of type `id` and colour `color` becomes on reaching `sq`, when his
