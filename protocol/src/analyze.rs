@@ -23,16 +23,7 @@ pub struct InfoPrinter<'a, W: Write> {
 
 /// The moves of a variation in coordinate notation, each written in the position it is made in.
 pub fn pv_text(root: &Position, pv: &[Move]) -> String {
-    // One word per turn: a turn of several parts is written `a,b` (PROTOCOLS.md D3).
-    let mut pos = root.clone();
-    let mut words = Vec::with_capacity(pv.len());
-    for turn in root.group_turns(pv) {
-        words.push(pos.turn_text(&turn));
-        for &m in &turn {
-            pos.make_move(m);
-        }
-    }
-    words.join(" ")
+    crate::wire::line_text(root, pv, crate::wire::Castling::KingToTarget)
 }
 
 /// The move (the whole turn) a result says to play, and the opponent's expected reply (a whole

@@ -30,13 +30,23 @@ pub fn move_text(pos: &Position, mv: Move, castling: Castling) -> String {
     pos.move_text(mv)
 }
 
-/// The moves of `line`, played from `root`, as space-separated text.
+/// The moves of `line`, played from `root`, as space-separated text: one word per turn, a
+/// turn of several parts written `a,b` (PROTOCOLS.md D3).
 pub fn line_text(root: &Position, line: &[Move], castling: Castling) -> String {
     let mut pos = root.clone();
     let mut words = Vec::with_capacity(line.len());
-    for &m in line {
-        words.push(move_text(&pos, m, castling));
-        pos.make_move(m);
+    if root.variant().turns.is_some() {
+        for turn in root.group_turns(line) {
+            words.push(pos.turn_text(&turn));
+            for &m in &turn {
+                pos.make_move(m);
+            }
+        }
+    } else {
+        for &m in line {
+            words.push(move_text(&pos, m, castling));
+            pos.make_move(m);
+        }
     }
     words.join(" ")
 }
