@@ -175,7 +175,10 @@ impl Setup {
             .map(parse_rank)
             .collect::<Result<Vec<_>, _>>()?;
         let bad_side = || FenError::new(FenField::Side, fields[1], "expected 'w' or 'b'");
-        let (side_text, phase_text) = fields[1].split_at(fields[1].len().min(1));
+        // The side letter, then an optional turn-part digit (`w1`); the first character may
+        // be any text, so split on a character boundary.
+        let split = fields[1].chars().next().map_or(0, char::len_utf8);
+        let (side_text, phase_text) = fields[1].split_at(split);
         let side = match side_text {
             "w" => Color::White,
             "b" => Color::Black,

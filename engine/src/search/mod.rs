@@ -205,9 +205,9 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
     stop: Arc<AtomicBool>,
-    /// The stop flag was cleared by [`Searcher::arm`] for the next search, which must then
-    /// keep any stop requested since.
-    armed: bool,
+    /// When [`Searcher::arm`] cleared the stop flag for the next search, which must then keep
+    /// any stop requested since, and whose clock runs from that moment.
+    armed: Option<Instant>,
     /// Milliseconds kept in reserve on every clock decision, for the protocol's latency.
     pub move_overhead: u64,
 }
@@ -219,7 +219,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads: threads.max(1),
             stop: Arc::new(AtomicBool::new(false)),
-            armed: false,
+            armed: None,
             move_overhead: time::DEFAULT_OVERHEAD_MS,
         }
     }
@@ -254,10 +254,11 @@ impl Searcher {
     /// this call, even one that arrives before it has started. A protocol calls this on its
     /// own thread before handing the searcher to the thread that searches; without it the
     /// search clears the flag itself when it starts, which suits callers that search on the
-    /// thread that would stop them.
+    /// thread that would stop them. The search's clock starts here, so that the time the
+    /// protocol spends before the search thread runs counts against the budget.
     pub fn arm(&mut self) {
         self.stop.store(false, Ordering::SeqCst);
-        self.armed = true;
+        self.armed = Some(Instant::now());
     }
 
     /// Searches `pos` within `limits` and returns the best move found. A stopped search still
@@ -285,10 +286,13 @@ impl Searcher {
         eval: &dyn Evaluator,
         report: &mut dyn SearchReport,
     ) -> SearchResult {
-        let start = Instant::now();
-        if !std::mem::take(&mut self.armed) {
-            self.stop.store(false, Ordering::Relaxed);
-        }
+        let start = match self.armed.take() {
+            Some(armed) => armed,
+            None => {
+                self.stop.store(false, Ordering::Relaxed);
+                Instant::now()
+            }
+        };
         self.tt.new_search();
         let budget = TimeBudget::new(limits, pos.side_to_move(), self.move_overhead);
         let shared = Shared {

@@ -55,8 +55,9 @@ fn is_bad_capture(score: i32) -> bool {
 type ScoreList = arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>;
 
 /// How often (in nodes, a power of two) a thread publishes its node count and the main thread
-/// looks at the clock.
-const CHECK_EVERY: u64 = 1024;
+/// looks at the clock: often enough that the slowest variants (Vanguard, some 20-60 thousand
+/// nodes a second) overrun a deadline by a few milliseconds at most.
+const CHECK_EVERY: u64 = 128;
 
 /// What the main thread's iterations produced.
 pub(crate) struct IterResult {
