@@ -11,7 +11,7 @@ use crate::types::Color;
 pub const DEFAULT_OVERHEAD_MS: u64 = 30;
 
 /// Moves assumed to remain in a sudden-death game.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
+const DEFAULT_MOVES_TO_GO: u64 = 40;
 
 /// The deadlines of one search; `None` means no time limit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -55,12 +55,13 @@ impl TimeBudget {
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
         // Spend an even share of the clock plus most of the increment, and never so much on
-        // one move that the next ones starve: the hard stop is at most a few soft shares and
-        // never more than three quarters of what is left (all of it on the last move before
-        // a time control, less the margin).
+        // one move that the next ones starve: the hard stop is at most three shares and never
+        // more than half of what is left (all of it on the last move before a time control,
+        // less the margin). An iteration started just before the soft deadline may run on to
+        // the hard one, so the average move costs more than a share: hence the 40 moves.
         let share = usable / mtg + inc * 3 / 4;
-        let cap = if mtg == 1 { usable } else { usable * 3 / 4 };
-        let hard = (share * 4).min(cap).max(1);
+        let cap = if mtg == 1 { usable } else { usable / 2 };
+        let hard = (share * 3).min(cap).max(1);
         let soft = (share * 6 / 10).min(hard).max(1);
         TimeBudget {
             soft: Some(ms(soft)),
