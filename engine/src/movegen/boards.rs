@@ -215,30 +215,6 @@ impl Position {
     /// plain leaps and slides of the attack tables (the support test of Alice Guard, whose men
     /// are all such pieces).
     pub(crate) fn is_attacked_by_types(&self, sq: Square, by: Color, types: PieceMask) -> bool {
-        let t = &self.variant.attacks[by.index()];
-        let bit = by.cell_bit();
-        for la in &t.leaps {
-            let c = self.cell_fast(sq.offset(la.delta));
-            if c.0 & bit != 0 && c.is_piece() && la.mask & types & (1 << c.id().0) != 0 {
-                return true;
-            }
-        }
-        for sa in &t.slides {
-            let mut s = sq;
-            let mut k = 0u8;
-            loop {
-                s = s.offset(sa.delta);
-                k = k.saturating_add(1);
-                let c = self.cell_fast(s);
-                if c.is_empty() {
-                    continue;
-                }
-                if c.0 & bit != 0 && types & (1 << c.id().0) != 0 && sa.reaches(1 << c.id().0, k) {
-                    return true;
-                }
-                break;
-            }
-        }
-        false
+        self.attacked_by_plain(sq, by, types)
     }
 }

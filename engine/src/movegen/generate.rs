@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::position::{Position, CASTLE_BITS};
 use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
-use crate::variant::tables::{HopKind, Ray, Route, CAPTURE, EN_PASSANT, QUIET};
+use crate::variant::tables::{HopKind, PieceMask, Ray, Route, CAPTURE, EN_PASSANT, QUIET};
 
 /// The most moves one position can have in any supported variant.
 pub const MAX_MOVES: usize = 1024;
@@ -565,11 +565,20 @@ impl Position {
 
     /// True when `sq` is attacked by a man of colour `by` (pins ignored; e.p. not counted).
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        let general = self.variant.attacks[by.index()].general;
+        self.attacked_by_plain(sq, by, PieceMask::MAX)
+            || general != 0 && self.attacked_by_general(sq, by, general)
+    }
+
+    /// The fast part of the attack test: the plain leaps and slides of the attack tables,
+    /// counting only men whose types are in `types` (border cells carry the id no type has).
+    #[inline(always)]
+    pub(crate) fn attacked_by_plain(&self, sq: Square, by: Color, types: PieceMask) -> bool {
         let t = &self.variant.attacks[by.index()];
         let bit = by.cell_bit();
         for la in &t.leaps {
             let c = self.cell_fast(sq.offset(la.delta));
-            if c.0 & bit != 0 && la.mask & (1 << c.id().0) != 0 {
+            if c.0 & bit != 0 && la.mask & types & (1 << c.id().0) != 0 {
                 return true;
             }
         }
@@ -583,13 +592,14 @@ impl Position {
                 if c.is_empty() {
                     continue;
                 }
-                if c.0 & bit != 0 && sa.reaches(1u32 << c.id().0, k) {
+                let id_bit = 1u32 << c.id().0;
+                if c.0 & bit != 0 && types & id_bit != 0 && sa.reaches(id_bit, k) {
                     return true;
                 }
                 break;
             }
         }
-        t.general != 0 && self.attacked_by_general(sq, by, t.general)
+        false
     }
 
     /// The slow part of the attack test: runs the capture rays of `by`'s men whose types are in

@@ -353,6 +353,29 @@ impl<'a> Worker<'a> {
         self.values.get(id.index()).copied().unwrap_or(0)
     }
 
+    /// What a fail-soft search's `best` says about the true value, given its window.
+    fn bound(best: Value, old_alpha: Value, beta: Value) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Keeps a search result in the shared table.
+    fn store(&self, key: u64, best_move: Move, value: Value, depth: i32, bound: Bound, ply: usize) {
+        let mk = if best_move == NO_MOVE {
+            0
+        } else {
+            move_key(best_move)
+        };
+        self.shared
+            .tt
+            .store(key, mk, value_to_tt(value, ply), depth, bound);
+    }
+
     /// The full static evaluation of the current position.
     fn evaluate(&mut self) -> Value {
         let key = self.pos.hash();
@@ -778,23 +801,10 @@ impl<'a> Worker<'a> {
         if singular_search {
             return best;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let mk = if best_move == NO_MOVE {
-            0
-        } else {
-            move_key(best_move)
-        };
         // A root searched without some of its moves has no true value to keep.
         if !root || self.root_skip.is_empty() {
-            self.shared
-                .tt
-                .store(key, mk, value_to_tt(best, ply), depth, bound);
+            let bound = Self::bound(best, old_alpha, beta);
+            self.store(key, best_move, best, depth, bound, ply);
         }
         best
     }
@@ -928,21 +938,14 @@ impl<'a> Worker<'a> {
             }
         }
         if best > -INFINITE {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if alpha > old_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let mk = if best_move == NO_MOVE {
-                0
-            } else {
-                move_key(best_move)
-            };
-            self.shared
-                .tt
-                .store(key, mk, value_to_tt(best, ply), 0, bound);
+            self.store(
+                key,
+                best_move,
+                best,
+                0,
+                Self::bound(best, old_alpha, beta),
+                ply,
+            );
         }
         best
     }
