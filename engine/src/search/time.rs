@@ -8,7 +8,7 @@ use super::Limits;
 use crate::types::Color;
 
 /// The default margin, in milliseconds, kept for the time it takes a move to reach the GUI.
-pub const DEFAULT_OVERHEAD_MS: u64 = 30;
+pub const DEFAULT_OVERHEAD_MS: u64 = 50;
 
 /// Moves assumed to remain in a sudden-death game.
 const DEFAULT_MOVES_TO_GO: u64 = 40;
@@ -54,15 +54,17 @@ impl TimeBudget {
         let mtg = limits
             .movestogo
             .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
-        // Spend an even share of the clock plus most of the increment, and never so much on
-        // one move that the next ones starve: the hard stop is at most three shares and never
-        // more than half of what is left (all of it on the last move before a time control,
-        // less the margin). An iteration started just before the soft deadline may run on to
-        // the hard one, so the average move costs more than a share: hence the 40 moves.
+        // Spend an even share of the clock plus most of the increment. An iteration is not
+        // started after 45% of the share (the next one usually takes about twice as long as
+        // everything before it), and the hard stop, at two and a half shares, is for the rare
+        // iteration that explodes; so the average move costs about one share and the clock
+        // never drains faster than the increment refills it. The hard stop never takes more
+        // than a quarter of what is left (all of it on the last move before a time control,
+        // less the margin).
         let share = usable / mtg + inc * 3 / 4;
-        let cap = if mtg == 1 { usable } else { usable / 2 };
-        let hard = (share * 3).min(cap).max(1);
-        let soft = (share * 6 / 10).min(hard).max(1);
+        let cap = if mtg == 1 { usable } else { usable / 4 };
+        let hard = (share * 5 / 2).min(cap).max(1);
+        let soft = (share * 45 / 100).min(hard).max(1);
         TimeBudget {
             soft: Some(ms(soft)),
             hard: Some(ms(hard)),
