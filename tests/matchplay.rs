@@ -90,9 +90,15 @@ fn chimera_spec(proto: &str, name: &str, depth: u32) -> String {
 }
 
 fn self_play(variant: &str, depth: u32, extra: &[&str]) {
+    self_play_over(variant, depth, ["uci", "xboard"], extra);
+}
+
+/// Two games of Chimera against itself, the first engine speaking `protos[0]`, the second
+/// `protos[1]`, with the PGN read back.
+fn self_play_over(variant: &str, depth: u32, protos: [&str; 2], extra: &[&str]) -> String {
     let pgn = temp_pgn(variant);
-    let uci = chimera_spec("uci", "U", depth);
-    let xb = chimera_spec("xboard", "X", depth);
+    let uci = chimera_spec(protos[0], "U", depth);
+    let xb = chimera_spec(protos[1], "X", depth);
     let mut args = vec![
         "--engine",
         &uci,
@@ -130,6 +136,7 @@ fn self_play(variant: &str, depth: u32, extra: &[&str]) {
     if variant != "chess" {
         assert!(pgn_text.contains(&format!("[Variant \"{variant}\"]")));
     }
+    pgn_text
 }
 
 #[test]
@@ -141,6 +148,14 @@ fn chimera_plays_itself_over_both_protocols_in_chess() {
 fn chimera_plays_itself_in_grand_and_seirawan() {
     self_play("grand", 2, &[]);
     self_play("seirawan", 2, &[]);
+}
+
+#[test]
+fn turns_of_two_parts_are_played_and_written_as_one_token() {
+    // Alice Guard: the random opening plies, the engines' replies and the PGN words are whole
+    // turns (`d2l4,i2a4`).
+    let text = self_play_over("aliceguard", 2, ["uci", "uci"], &[]);
+    assert!(text.contains(','), "{text}");
 }
 
 #[test]

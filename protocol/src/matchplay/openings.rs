@@ -108,14 +108,24 @@ impl Openings {
         for _attempt in 0..100 {
             let mut pos = Position::startpos(&self.variant);
             let mut line = Vec::new();
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
+            // A ply is a whole turn: in variants whose turns have several parts, parts are
+            // drawn until the move passes to the opponent.
+            'plies: for _ in 0..plies {
+                let before = pos.clone();
+                let mut parts = Vec::new();
+                loop {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break 'plies;
+                    }
+                    let mv = moves[rng.gen_range(0..moves.len())];
+                    pos.make_move(mv);
+                    parts.push(mv);
+                    if pos.side_to_move() != before.side_to_move() || pos.outcome().is_some() {
+                        break;
+                    }
                 }
-                let mv = moves[rng.gen_range(0..moves.len())];
-                line.push(pos.move_text(mv));
-                pos.make_move(mv);
+                line.push(before.turn_text(&parts));
             }
             if pos.outcome().is_none() {
                 return line;

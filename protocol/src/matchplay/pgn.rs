@@ -92,16 +92,19 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
     }
     text.push('\n');
     let mut tokens: Vec<String> = Vec::new();
-    let words = match san_moves(&start, &game.moves) {
+    // A turn of several parts is one word, `a,b`, as on the wire (no SAN is defined for it).
+    let turns = start.variant().turns.is_some();
+    let words = match (!turns).then(|| san_moves(&start, &game.moves)).flatten() {
         Some(san) => san,
         None => {
             tokens.push(format!("{{{COORDINATE_NOTE}}}"));
             let mut pos = start.clone();
-            game.moves
+            start
+                .group_turns(&game.moves)
                 .iter()
-                .map(|&mv| {
-                    let t = pos.move_text(mv);
-                    pos.make_move(mv);
+                .map(|turn| {
+                    let t = pos.turn_text(turn);
+                    turn.iter().for_each(|&mv| pos.make_move(mv));
                     t
                 })
                 .collect()
@@ -241,10 +244,12 @@ pub fn replay(registry: &Registry, game: &PgnGame) -> Result<Position, String> {
         None => Position::startpos(&variant),
     };
     for (i, word) in game.moves.iter().enumerate() {
-        let mv = parse_san(&mut pos, word)
-            .or_else(|| pos.parse_move(word).ok())
-            .ok_or_else(|| format!("ply {}: '{word}' is not a legal move", i + 1))?;
-        pos.make_move(mv);
+        let turn = match parse_san(&mut pos, word) {
+            Some(mv) => vec![mv],
+            None => super::referee::read_turn(&pos, word)
+                .map_err(|_| format!("ply {}: '{word}' is not a legal move", i + 1))?,
+        };
+        turn.iter().for_each(|&mv| pos.make_move(mv));
     }
     Ok(pos)
 }

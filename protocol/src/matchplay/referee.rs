@@ -163,6 +163,29 @@ fn read_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// Reads a whole turn: one move, or in a variant whose turns have several parts the parts
+/// joined by commas (`e2e3,l2d4`, PROTOCOLS.md D3), which must hand the move to the opponent
+/// exactly at their end. The position is left as it was.
+pub fn read_turn(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
+    let mut after = pos.clone();
+    let us = pos.side_to_move();
+    if pos.variant().turns.is_none() {
+        return read_move(&mut after, text).map(|mv| vec![mv]);
+    }
+    let parts: Vec<&str> = text.split(',').collect();
+    let mut moves = Vec::with_capacity(parts.len());
+    for (i, part) in parts.iter().enumerate() {
+        let mv = read_move(&mut after, part)?;
+        after.make_move(mv);
+        moves.push(mv);
+        let turn_over = after.side_to_move() != us || after.outcome().is_some();
+        if turn_over != (i + 1 == parts.len()) {
+            return Err(MoveError::Illegal(text.to_string()));
+        }
+    }
+    Ok(moves)
+}
+
 /// The rules' verdict on the position, if the game is over.
 fn verdict(pos: &mut Position) -> Option<(Outcome, Ending, String)> {
     if let Some(end) = pos.outcome() {
@@ -207,8 +230,10 @@ pub fn play_game(
     let mut moves = Vec::new();
     let mut texts = Vec::new();
     for text in &setup.opening {
-        let mv = pos.try_play(text).expect("openings are checked");
-        moves.push(mv);
+        for mv in read_turn(&pos, text).expect("openings are checked") {
+            moves.push(mv);
+            pos.make_move(mv);
+        }
         texts.push(text.clone());
     }
     let mut clocks = Clocks::new(setup.tc, margin_ms);
@@ -257,12 +282,14 @@ pub fn play_game(
                         let reason = format!("{who} loses on time (move {text} took {ms} ms)");
                         forfeit(Ending::TimeForfeit, reason)
                     } else {
-                        match read_move(&mut pos, &text) {
-                            Ok(mv) => {
+                        match read_turn(&pos, &text) {
+                            Ok(turn) => {
                                 times.push((elapsed.as_millis() as u64, left));
-                                texts.push(pos.move_text(mv));
-                                moves.push(mv);
-                                pos.make_move(mv);
+                                texts.push(pos.turn_text(&turn));
+                                for mv in turn {
+                                    moves.push(mv);
+                                    pos.make_move(mv);
+                                }
                                 continue;
                             }
                             Err(e) => forfeit(Ending::IllegalMove, format!("{who} plays an {e}")),
