@@ -5,6 +5,8 @@
 //! orthogonal riders on open files and pawn structure (`threats`, `pawns`). Everything is
 //! generic over the variant's pieces and geometry.
 
+use std::cell::RefCell;
+
 use chimera_engine::search::{Evaluator, Value};
 use chimera_engine::types::{Color, Square};
 use chimera_engine::variant::tables::CAPTURE;
@@ -36,6 +38,18 @@ const HAND_SHARE: i32 = 85;
 /// Reserve men waiting behind a file count at this share (percent) of their value: they will
 /// enter unless the man in front of them is captured on his square first.
 const RESERVE_SHARE: i32 = 80;
+
+thread_local! {
+    /// Per mailbox cell, which sides attack the man standing there (bit 1 White, bit 2 Black),
+    /// so that men attacked and not defended can be found; reused between evaluations.
+    static ATTACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The bit for `color` in the [`ATTACKED`] map.
+#[inline(always)]
+fn side_bit(color: Color) -> u8 {
+    1 << color.index()
+}
 
 /// White's and Black's (middlegame, endgame) sums.
 type Sums = [(i32, i32); 2];
@@ -215,100 +229,135 @@ impl VariantEval {
         // Mobility, attacks on the enemy royal's neighbourhood and threats on enemy men worth
         // more than their attacker, from the plain leaps and slides of each man (conditional
         // moves are left out: they are rare and slow to walk).
-        for color in Color::ALL {
-            let c = color.index();
-            let them = color.opposite();
-            let us_bit = color.cell_bit();
-            let enemy_royal = royal[them.index()];
-            let mut units = 0;
-            let mut attackers = 0;
-            for &sq in pos.squares_of(color) {
-                let id = pos.cell(sq).id().index();
-                if id >= np {
-                    continue;
-                }
-                let info = &t.pieces[id];
-                if info.royal {
-                    continue;
-                }
-                let moves = &v.pieces[id].moves[c];
-                if info.pawn {
-                    // Pawn-type men: only their captures threaten; their mobility is in the
-                    // square tables.
-                    for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
-                        let cell = pos.cell(sq.offset(l.delta));
-                        if cell.is_color(them) {
-                            self.add_threat(&mut score[c], info.value_mg, true, cell.id());
-                        }
+        ATTACKED.with_borrow_mut(|attacked| {
+            attacked.clear();
+            attacked.resize(g.num_cells(), 0);
+            for color in Color::ALL {
+                let c = color.index();
+                let them = color.opposite();
+                let bit = side_bit(color);
+                let us_bit = color.cell_bit();
+                let enemy_royal = royal[them.index()];
+                let mut units = 0;
+                let mut attackers = 0;
+                for &sq in pos.squares_of(color) {
+                    let id = pos.cell(sq).id().index();
+                    if id >= np {
+                        continue;
                     }
-                    continue;
-                }
-                let mut mob = 0;
-                let mut hits = 0;
-                for l in &moves.leaps {
-                    let to = sq.offset(l.delta);
-                    let cell = pos.cell(to);
-                    if cell.0 & us_bit == 0 {
-                        mob += 1;
-                        if l.mode & CAPTURE != 0 {
-                            if enemy_royal.is_some_and(|k| self.near(to, k)) {
-                                hits += 1;
+                    let info = &t.pieces[id];
+                    let moves = &v.pieces[id].moves[c];
+                    if info.royal {
+                        // The royal man defends what he touches.
+                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                            let to = sq.offset(l.delta);
+                            if pos.cell(to).is_piece() {
+                                attacked[to.index()] |= bit;
+                            }
+                        }
+                        continue;
+                    }
+                    if info.pawn {
+                        // Pawn-type men: only their captures threaten; their mobility is in the
+                        // square tables.
+                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                            let to = sq.offset(l.delta);
+                            let cell = pos.cell(to);
+                            if cell.is_piece() {
+                                attacked[to.index()] |= bit;
                             }
                             if cell.is_color(them) {
-                                self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                self.add_threat(&mut score[c], info.value_mg, true, cell.id());
                             }
                         }
+                        continue;
                     }
-                }
-                for s in &moves.slides {
-                    let mut to = sq;
-                    let mut k = 0u8;
-                    loop {
-                        to = to.offset(s.delta);
-                        k = k.wrapping_add(1);
+                    let mut mob = 0;
+                    let mut hits = 0;
+                    for l in &moves.leaps {
+                        let to = sq.offset(l.delta);
                         let cell = pos.cell(to);
-                        if cell.0 & us_bit != 0 {
-                            break;
+                        if l.mode & CAPTURE != 0 && cell.is_piece() {
+                            attacked[to.index()] |= bit;
                         }
-                        mob += 1;
-                        if s.mode & CAPTURE != 0 {
-                            if enemy_royal.is_some_and(|k| self.near(to, k)) {
-                                hits += 1;
-                            }
-                            if cell.is_color(them) {
-                                self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                        if cell.0 & us_bit == 0 {
+                            mob += 1;
+                            if l.mode & CAPTURE != 0 {
+                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                    hits += 1;
+                                }
+                                if cell.is_color(them) {
+                                    self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                }
                             }
                         }
-                        if !cell.is_empty() || s.max != 0 && k >= s.max {
-                            break;
+                    }
+                    for s in &moves.slides {
+                        let mut to = sq;
+                        let mut k = 0u8;
+                        loop {
+                            to = to.offset(s.delta);
+                            k = k.wrapping_add(1);
+                            let cell = pos.cell(to);
+                            if s.mode & CAPTURE != 0 && cell.is_piece() {
+                                attacked[to.index()] |= bit;
+                            }
+                            if cell.0 & us_bit != 0 {
+                                break;
+                            }
+                            mob += 1;
+                            if s.mode & CAPTURE != 0 {
+                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                    hits += 1;
+                                }
+                                if cell.is_color(them) {
+                                    self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                }
+                            }
+                            if !cell.is_empty() || s.max != 0 && k >= s.max {
+                                break;
+                            }
+                        }
+                    }
+                    let avg = self.avg_mobility[id];
+                    score[c].0 += info.mobility_mg * (mob - avg);
+                    score[c].1 += info.mobility_eg * (mob - avg);
+                    if hits > 0 {
+                        attackers += 1;
+                        units += hits * (1 + info.value_mg / 400);
+                    }
+                    if self.file_rider[id] {
+                        let df = (self.coords[sq.index()].3 as usize).min(63);
+                        if file_pawns[c][df] == 0 {
+                            let bonus = if file_pawns[them.index()][df] == 0 {
+                                threats::ROOK_OPEN
+                            } else {
+                                threats::ROOK_HALF_OPEN
+                            };
+                            score[c].0 += bonus.0;
+                            score[c].1 += bonus.1;
                         }
                     }
                 }
-                let avg = self.avg_mobility[id];
-                score[c].0 += info.mobility_mg * (mob - avg);
-                score[c].1 += info.mobility_eg * (mob - avg);
-                if hits > 0 {
-                    attackers += 1;
-                    units += hits * (1 + info.value_mg / 400);
+                if attackers >= 2 {
+                    let penalty = (units * units * ROYAL_ATTACK).min(ROYAL_ATTACK_MAX);
+                    score[them.index()].0 -= penalty;
                 }
-                if self.file_rider[id] {
-                    let df = (self.coords[sq.index()].3 as usize).min(63);
-                    if file_pawns[c][df] == 0 {
-                        let bonus = if file_pawns[them.index()][df] == 0 {
-                            threats::ROOK_OPEN
-                        } else {
-                            threats::ROOK_HALF_OPEN
-                        };
-                        score[c].0 += bonus.0;
-                        score[c].1 += bonus.1;
+            }
+            // Men attacked and not defended: the attacker wins them unless they move.
+            for color in Color::ALL {
+                let (us, them) = (side_bit(color), side_bit(color.opposite()));
+                for &sq in pos.squares_of(color) {
+                    let id = pos.cell(sq).id().index();
+                    let hanging = attacked[sq.index()] & (us | them) == them;
+                    if hanging && t.pieces.get(id).is_some_and(|p| !p.pawn && !p.royal) {
+                        let other = color.opposite().index();
+                        score[other].0 += threats::HANGING.0;
+                        score[other].1 += threats::HANGING.1;
                     }
                 }
             }
-            if attackers >= 2 {
-                let penalty = (units * units * ROYAL_ATTACK).min(ROYAL_ATTACK_MAX);
-                score[them.index()].0 -= penalty;
-            }
-        }
+        });
 
         // Pawn shield in front of a royal man still near home, and passed pawns.
         for color in Color::ALL {
