@@ -402,6 +402,16 @@ impl VariantEval {
                 }
                 let (b, file, r, df) = self.coords[sq.index()];
                 let (f, r) = ((df as usize).min(63), r as i32);
+                if self.connected(pos, color, id, sq) {
+                    let rel = if color == Color::White {
+                        r
+                    } else {
+                        ranks - 1 - r
+                    };
+                    let p2 = (rel as f64 / span).powi(2);
+                    score[c].0 += pawns::CONNECTED_BASE.0 + (pawns::CONNECTED_GAIN.0 * p2) as i32;
+                    score[c].1 += pawns::CONNECTED_BASE.1 + (pawns::CONNECTED_GAIN.1 * p2) as i32;
+                }
                 if file_pawns[c][f] > 1 {
                     score[c].0 -= pawns::DOUBLED.0;
                     score[c].1 -= pawns::DOUBLED.1;
@@ -464,6 +474,27 @@ impl VariantEval {
                 sum.1 += eg;
             }
         }
+    }
+
+    /// True when the pawn-type man of type `id` on `sq` is defended by an own pawn-type man
+    /// (one whose capture lands on `sq`) or stands beside one on its rank (a phalanx).
+    #[inline]
+    fn connected(&self, pos: &Position, color: Color, id: usize, sq: Square) -> bool {
+        let is_own_pawn = |s: Square| {
+            let cell = pos.cell(s);
+            cell.is_color(color)
+                && self
+                    .tables
+                    .pieces
+                    .get(cell.id().index())
+                    .is_some_and(|p| p.pawn)
+        };
+        is_own_pawn(sq.offset(1))
+            || is_own_pawn(sq.offset(-1))
+            || self.variant.pieces[id].moves[color.index()]
+                .leaps
+                .iter()
+                .any(|l| l.mode & CAPTURE != 0 && is_own_pawn(sq.offset(-l.delta)))
     }
 
     /// The score for the side to move from the two sides' sums, tapered by `phase`.

@@ -1,5 +1,6 @@
-//! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), and the
-//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`).
+//! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), the
+//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`), and the weights
+//! of its pawn-structure terms (`pawns`) and of its threat and open-file terms (`threats`).
 //!
 //! [`Evaluator`]: chimera_engine::search::Evaluator
 #![deny(missing_docs)]

@@ -7,6 +7,11 @@ pub const DOUBLED: (i32, i32) = (8, 18);
 /// Penalty for a pawn-type man with no own pawn-type man on either neighbouring file: no pawn
 /// can ever defend it, and the square in front of it is a hole for the enemy.
 pub const ISOLATED: (i32, i32) = (8, 12);
+/// Bonus for a pawn-type man defended by another or standing beside one (connected): the
+/// base, and the gain at full progress (growing with the square of the progress).
+pub const CONNECTED_BASE: (i32, i32) = (5, 2);
+/// See [`CONNECTED_BASE`].
+pub const CONNECTED_GAIN: (f64, f64) = (45.0, 30.0);
 /// Share (percent) of the passed-pawn bonus kept when the square in front of the passer is
 /// occupied: a blocked passer is far less of a threat.
 pub const BLOCKED_PASSER_SHARE: i32 = 55;
