@@ -1,14 +1,20 @@
 //! The evaluation function: material and square tables, mobility, royal safety (attacks on the
 //! royal man's neighbourhood and the pawn shield in front of him), passed pawns, pairs of
 //! colour-bound pieces and a tempo bonus, tapered between middlegame and endgame by the
-//! material left on the board. Everything is generic over the variant's pieces and geometry.
+//! material left on the board; on top of these, threats on men worth more than their attacker,
+//! orthogonal riders on open files and pawn structure (`threats`, `pawns`). Everything is
+//! generic over the variant's pieces and geometry.
+
+use std::cell::RefCell;
 
 use chimera_engine::search::{Evaluator, Value};
 use chimera_engine::types::{Color, Square};
 use chimera_engine::variant::tables::CAPTURE;
 use chimera_engine::{PieceId, Position, VariantRef};
 
+use crate::pawns::{self, FileCounts};
 use crate::tables::Tables;
+use crate::threats;
 
 /// Bonus for the side to move.
 const TEMPO: (i32, i32) = (15, 5);
@@ -33,6 +39,18 @@ const HAND_SHARE: i32 = 85;
 /// enter unless the man in front of them is captured on his square first.
 const RESERVE_SHARE: i32 = 80;
 
+thread_local! {
+    /// Per mailbox cell, which sides attack the man standing there (bit 1 White, bit 2 Black),
+    /// so that men attacked and not defended can be found; reused between evaluations.
+    static ATTACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The bit for `color` in the [`ATTACKED`] map.
+#[inline(always)]
+fn side_bit(color: Color) -> u8 {
+    1 << color.index()
+}
+
 /// White's and Black's (middlegame, endgame) sums.
 type Sums = [(i32, i32); 2];
 
@@ -50,6 +68,11 @@ pub struct VariantEval {
     coords: Vec<(u8, u8, u8, u8)>,
     /// Per piece type: its average empty-board mobility, rounded.
     avg_mobility: Vec<i32>,
+    /// Per piece type: true for orthogonal riders that slide the whole file (rook-like men),
+    /// which gain from files free of their own pawn-type men.
+    file_rider: Vec<bool>,
+    /// One rank forward for White in mailbox offsets (Black's is the negation).
+    rank_step: i16,
 }
 
 impl VariantEval {
@@ -79,6 +102,16 @@ impl VariantEval {
             .iter()
             .map(|p| p.mobility().round() as i32)
             .collect();
+        let file_rider = variant
+            .pieces
+            .iter()
+            .map(|p| {
+                p.moves[0].slides.iter().any(|s| {
+                    s.delta.unsigned_abs() as i32 == stride
+                        && (s.max == 0 || s.max as usize + 1 >= g.ranks as usize)
+                })
+            })
+            .collect();
         VariantEval {
             tables,
             variant: variant.clone(),
@@ -86,6 +119,8 @@ impl VariantEval {
             zone_bias,
             coords,
             avg_mobility,
+            file_rider,
+            rank_step: stride as i16,
         }
     }
 
@@ -120,6 +155,7 @@ impl VariantEval {
         let files = g.display_files().min(64);
         let mut hi = [[-1i8; 64]; 2];
         let mut lo = [[i8::MAX; 64]; 2];
+        let mut file_pawns: [FileCounts; 2] = [[0; 64]; 2];
         let mut cb_colours = [[0u8; 32]; 2];
         let royal = [
             pos.royal_square(Color::White),
@@ -145,6 +181,7 @@ impl VariantEval {
                     let df = (df as usize).min(63);
                     hi[c][df] = hi[c][df].max(r as i8);
                     lo[c][df] = lo[c][df].min(r as i8);
+                    file_pawns[c][df] = file_pawns[c][df].saturating_add(1);
                     pawns[c] += 1;
                 } else if !info.royal {
                     phase_mat += info.value_mg;
@@ -189,76 +226,140 @@ impl VariantEval {
             }
         }
 
-        // Mobility and attacks on the enemy royal's neighbourhood, from the plain leaps and
-        // slides of each man (conditional moves are left out: they are rare and slow to walk).
-        for color in Color::ALL {
-            let c = color.index();
-            let us_bit = color.cell_bit();
-            let enemy_royal = royal[color.opposite().index()];
-            let mut units = 0;
-            let mut attackers = 0;
-            for &sq in pos.squares_of(color) {
-                let id = pos.cell(sq).id().index();
-                if id >= np {
-                    continue;
-                }
-                let info = &t.pieces[id];
-                if info.pawn || info.royal {
-                    continue;
-                }
-                let moves = &v.pieces[id].moves[c];
-                // Men that may never capture (Alice Guard's Home set) do not threaten the royal.
-                let threatens = v.captures.may_capture(PieceId(id as u8));
-                let mut mob = 0;
-                let mut hits = 0;
-                for l in &moves.leaps {
-                    let to = sq.offset(l.delta);
-                    let cell = pos.cell(to);
-                    if cell.0 & us_bit == 0 {
-                        mob += 1;
-                        if threatens
-                            && l.mode & CAPTURE != 0
-                            && enemy_royal.is_some_and(|k| self.near(to, k))
-                        {
-                            hits += 1;
-                        }
+        // Mobility, attacks on the enemy royal's neighbourhood and threats on enemy men worth
+        // more than their attacker, from the plain leaps and slides of each man (conditional
+        // moves are left out: they are rare and slow to walk).
+        ATTACKED.with_borrow_mut(|attacked| {
+            attacked.clear();
+            attacked.resize(g.num_cells(), 0);
+            for color in Color::ALL {
+                let c = color.index();
+                let them = color.opposite();
+                let bit = side_bit(color);
+                let us_bit = color.cell_bit();
+                let enemy_royal = royal[them.index()];
+                let mut units = 0;
+                let mut attackers = 0;
+                for &sq in pos.squares_of(color) {
+                    let id = pos.cell(sq).id().index();
+                    if id >= np {
+                        continue;
                     }
-                }
-                for s in &moves.slides {
-                    let mut to = sq;
-                    let mut k = 0u8;
-                    loop {
-                        to = to.offset(s.delta);
-                        k = k.wrapping_add(1);
+                    let info = &t.pieces[id];
+                    let moves = &v.pieces[id].moves[c];
+                    // Men that may never capture (Alice Guard's Home set) threaten nothing.
+                    let threatens = v.captures.may_capture(PieceId(id as u8));
+                    if info.royal {
+                        // The royal man defends what he touches.
+                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                            let to = sq.offset(l.delta);
+                            if pos.cell(to).is_piece() {
+                                attacked[to.index()] |= bit;
+                            }
+                        }
+                        continue;
+                    }
+                    if info.pawn {
+                        // Pawn-type men: only their captures threaten; their mobility is in the
+                        // square tables.
+                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                            let to = sq.offset(l.delta);
+                            let cell = pos.cell(to);
+                            if cell.is_piece() {
+                                attacked[to.index()] |= bit;
+                            }
+                            if threatens && cell.is_color(them) {
+                                self.add_threat(&mut score[c], info.value_mg, true, cell.id());
+                            }
+                        }
+                        continue;
+                    }
+                    let mut mob = 0;
+                    let mut hits = 0;
+                    for l in &moves.leaps {
+                        let to = sq.offset(l.delta);
                         let cell = pos.cell(to);
-                        if cell.0 & us_bit != 0 {
-                            break;
+                        if l.mode & CAPTURE != 0 && cell.is_piece() {
+                            attacked[to.index()] |= bit;
                         }
-                        mob += 1;
-                        if threatens
-                            && s.mode & CAPTURE != 0
-                            && enemy_royal.is_some_and(|k| self.near(to, k))
-                        {
-                            hits += 1;
+                        if cell.0 & us_bit == 0 {
+                            mob += 1;
+                            if threatens && l.mode & CAPTURE != 0 {
+                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                    hits += 1;
+                                }
+                                if cell.is_color(them) {
+                                    self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                }
+                            }
                         }
-                        if !cell.is_empty() || s.max != 0 && k >= s.max {
-                            break;
+                    }
+                    for s in &moves.slides {
+                        let mut to = sq;
+                        let mut k = 0u8;
+                        loop {
+                            to = to.offset(s.delta);
+                            k = k.wrapping_add(1);
+                            let cell = pos.cell(to);
+                            if s.mode & CAPTURE != 0 && cell.is_piece() {
+                                attacked[to.index()] |= bit;
+                            }
+                            if cell.0 & us_bit != 0 {
+                                break;
+                            }
+                            mob += 1;
+                            if threatens && s.mode & CAPTURE != 0 {
+                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                    hits += 1;
+                                }
+                                if cell.is_color(them) {
+                                    self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                }
+                            }
+                            if !cell.is_empty() || s.max != 0 && k >= s.max {
+                                break;
+                            }
+                        }
+                    }
+                    let avg = self.avg_mobility[id];
+                    score[c].0 += info.mobility_mg * (mob - avg);
+                    score[c].1 += info.mobility_eg * (mob - avg);
+                    if hits > 0 {
+                        attackers += 1;
+                        units += hits * (1 + info.value_mg / 400);
+                    }
+                    if self.file_rider[id] {
+                        let df = (self.coords[sq.index()].3 as usize).min(63);
+                        if file_pawns[c][df] == 0 {
+                            let bonus = if file_pawns[them.index()][df] == 0 {
+                                threats::ROOK_OPEN
+                            } else {
+                                threats::ROOK_HALF_OPEN
+                            };
+                            score[c].0 += bonus.0;
+                            score[c].1 += bonus.1;
                         }
                     }
                 }
-                let avg = self.avg_mobility[id];
-                score[c].0 += info.mobility_mg * (mob - avg);
-                score[c].1 += info.mobility_eg * (mob - avg);
-                if hits > 0 {
-                    attackers += 1;
-                    units += hits * (1 + info.value_mg / 400);
+                if attackers >= 2 {
+                    let penalty = (units * units * ROYAL_ATTACK).min(ROYAL_ATTACK_MAX);
+                    score[them.index()].0 -= penalty;
                 }
             }
-            if attackers >= 2 {
-                let penalty = (units * units * ROYAL_ATTACK).min(ROYAL_ATTACK_MAX);
-                score[color.opposite().index()].0 -= penalty;
+            // Men attacked and not defended: the attacker wins them unless they move.
+            for color in Color::ALL {
+                let (us, them) = (side_bit(color), side_bit(color.opposite()));
+                for &sq in pos.squares_of(color) {
+                    let id = pos.cell(sq).id().index();
+                    let hanging = attacked[sq.index()] & (us | them) == them;
+                    if hanging && t.pieces.get(id).is_some_and(|p| !p.pawn && !p.royal) {
+                        let other = color.opposite().index();
+                        score[other].0 += threats::HANGING.0;
+                        score[other].1 += threats::HANGING.1;
+                    }
+                }
             }
-        }
+        });
 
         // Pawn shield in front of a royal man still near home, and passed pawns.
         for color in Color::ALL {
@@ -301,8 +402,26 @@ impl VariantEval {
                 if id >= np || !t.pieces[id].pawn {
                     continue;
                 }
-                let (_, _, r, df) = self.coords[sq.index()];
+                let (b, file, r, df) = self.coords[sq.index()];
                 let (f, r) = ((df as usize).min(63), r as i32);
+                if self.connected(pos, color, id, sq) {
+                    let rel = if color == Color::White {
+                        r
+                    } else {
+                        ranks - 1 - r
+                    };
+                    let p2 = (rel as f64 / span).powi(2);
+                    score[c].0 += pawns::CONNECTED_BASE.0 + (pawns::CONNECTED_GAIN.0 * p2) as i32;
+                    score[c].1 += pawns::CONNECTED_BASE.1 + (pawns::CONNECTED_GAIN.1 * p2) as i32;
+                }
+                if file_pawns[c][f] > 1 {
+                    score[c].0 -= pawns::DOUBLED.0;
+                    score[c].1 -= pawns::DOUBLED.1;
+                }
+                if pawns::isolated(&file_pawns[c], f, files) {
+                    score[c].0 -= pawns::ISOLATED.0;
+                    score[c].1 -= pawns::ISOLATED.1;
+                }
                 let blocked =
                     (f.saturating_sub(1)..=(f + 1).min(files.saturating_sub(1))).any(|ff| {
                         if color == Color::White {
@@ -319,8 +438,26 @@ impl VariantEval {
                     };
                     let progress = rel as f64 / span;
                     let p2 = progress * progress;
-                    score[c].0 += (PASSED.0 * p2) as i32;
-                    score[c].1 += (PASSED.1 * p2) as i32;
+                    let (mut mg, mut eg) = ((PASSED.0 * p2) as i32, (PASSED.1 * p2) as i32);
+                    let front = sq.offset(self.rank_step * forward as i16);
+                    if !pos.cell(front).is_empty() {
+                        mg = mg * pawns::BLOCKED_PASSER_SHARE / 100;
+                        eg = eg * pawns::BLOCKED_PASSER_SHARE / 100;
+                    }
+                    // Royal men near the square in front: the defender's stops the passer,
+                    // the owner's escorts it.
+                    let front_at = (b, file, (r + forward).clamp(0, ranks - 1) as u8);
+                    let distance = |k: Option<Square>| {
+                        k.map_or(pawns::KING_DISTANCE_CAP, |k| {
+                            let (kb, kf, kr, _) = self.coords[k.index()];
+                            pawns::king_distance((kb, kf, kr), front_at)
+                        })
+                    };
+                    let escort = pawns::PASSER_ENEMY_KING * distance(royal[them]) as f64
+                        - pawns::PASSER_OWN_KING * distance(royal[c]) as f64;
+                    eg += (escort * p2) as i32;
+                    score[c].0 += mg;
+                    score[c].1 += eg;
                 }
             }
         }
@@ -330,6 +467,38 @@ impl VariantEval {
 }
 
 impl VariantEval {
+    /// Adds the threat bonus for a man worth `attacker` (a pawn type or not) hitting `victim`.
+    #[inline(always)]
+    fn add_threat(&self, sum: &mut (i32, i32), attacker: i32, pawn: bool, victim: PieceId) {
+        if let Some(p) = self.tables.pieces.get(victim.index()) {
+            if let Some((mg, eg)) = threats::threat(attacker, pawn, p.value_mg) {
+                sum.0 += mg;
+                sum.1 += eg;
+            }
+        }
+    }
+
+    /// True when the pawn-type man of type `id` on `sq` is defended by an own pawn-type man
+    /// (one whose capture lands on `sq`) or stands beside one on its rank (a phalanx).
+    #[inline]
+    fn connected(&self, pos: &Position, color: Color, id: usize, sq: Square) -> bool {
+        let is_own_pawn = |s: Square| {
+            let cell = pos.cell(s);
+            cell.is_color(color)
+                && self
+                    .tables
+                    .pieces
+                    .get(cell.id().index())
+                    .is_some_and(|p| p.pawn)
+        };
+        is_own_pawn(sq.offset(1))
+            || is_own_pawn(sq.offset(-1))
+            || self.variant.pieces[id].moves[color.index()]
+                .leaps
+                .iter()
+                .any(|l| l.mode & CAPTURE != 0 && is_own_pawn(sq.offset(-l.delta)))
+    }
+
     /// The score for the side to move from the two sides' sums, tapered by `phase`.
     #[inline]
     fn combine(

@@ -1,11 +1,14 @@
-//! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), and the
-//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`).
+//! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), the
+//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`), and the weights
+//! of its pawn-structure terms (`pawns`) and of its threat and open-file terms (`threats`).
 //!
 //! [`Evaluator`]: chimera_engine::search::Evaluator
 #![deny(missing_docs)]
 
 pub mod evaluate;
+pub mod pawns;
 pub mod tables;
+pub mod threats;
 
 pub use evaluate::VariantEval;
 pub use tables::{PieceInfo, Tables, ValueSource, Weights};
@@ -84,5 +87,34 @@ mod tests {
         )
         .unwrap();
         assert_eq!(e.evaluate(&a), e.evaluate(&b));
+    }
+
+    /// The evaluation of `fen` for the side to move, in chess.
+    fn chess_eval(fen: &str) -> i32 {
+        let v = builtin("chess").unwrap();
+        VariantEval::new(&v).evaluate(&Position::from_fen(&v, fen).unwrap())
+    }
+
+    #[test]
+    fn doubled_and_isolated_pawns_cost() {
+        // The same material: White's pawns whole on f, g, h against doubled and isolated.
+        let healthy = chess_eval("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let broken = chess_eval("6k1/5ppp/8/8/8/7P/5P1P/6K1 w - - 0 1");
+        assert!(healthy > broken, "{healthy} {broken}");
+    }
+
+    #[test]
+    fn a_rook_on_an_open_file_is_better() {
+        let open = chess_eval("3r2k1/5ppp/8/8/8/8/1PP3PP/3R2K1 w - - 0 1");
+        let closed = chess_eval("1r4k1/5ppp/8/8/8/8/1PP3PP/1R4K1 w - - 0 1");
+        assert!(open > closed, "{open} {closed}");
+    }
+
+    #[test]
+    fn a_pawn_attacking_a_knight_is_a_threat() {
+        // Black to move with a knight attacked by a pawn: worse for Black than without it.
+        let attacked = chess_eval("4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1");
+        let safe = chess_eval("4k3/8/8/3n4/8/4P3/8/4K3 b - - 0 1");
+        assert!(attacked < safe, "{attacked} {safe}");
     }
 }
