@@ -339,6 +339,23 @@ impl VariantEval {
                             score[c].0 += bonus.0;
                             score[c].1 += bonus.1;
                         }
+                        // On the rank before the enemy's last, with his royal man behind it:
+                        // the rider attacks the pawns still at home and cuts the royal off.
+                        if let Some(k) = enemy_royal {
+                            let last = |r: u8| {
+                                if color == Color::White {
+                                    r as i32
+                                } else {
+                                    ranks - 1 - r as i32
+                                }
+                            };
+                            let rider_rank = last(self.coords[sq.index()].2);
+                            let royal_rank = last(self.coords[k.index()].2);
+                            if rider_rank == ranks - 2 && royal_rank == ranks - 1 {
+                                score[c].0 += threats::ROOK_SEVENTH.0;
+                                score[c].1 += threats::ROOK_SEVENTH.1;
+                            }
+                        }
                     }
                 }
                 if attackers >= 2 {

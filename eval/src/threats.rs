@@ -15,6 +15,9 @@ pub const HANGING: (i32, i32) = (40, 22);
 pub const ROOK_HALF_OPEN: (i32, i32) = (15, 8);
 /// Bonus for an orthogonal file rider on a file with no pawn-type man at all.
 pub const ROOK_OPEN: (i32, i32) = (38, 12);
+/// Bonus for an orthogonal file rider on the rank before the enemy's last while the enemy royal
+/// man stands on the last.
+pub const ROOK_SEVENTH: (i32, i32) = (12, 28);
 
 /// The bonus for `attacker` hitting a man worth `victim` (middlegame values), if it counts.
 #[inline]
