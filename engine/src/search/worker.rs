@@ -197,7 +197,7 @@ impl<'a> Worker<'a> {
             let mut score;
             loop {
                 self.seldepth = 0;
-                score = self.negamax(depth as i32, alpha, beta, 0, true);
+                score = self.negamax(depth as i32, alpha, beta, 0, true, None);
                 if self.stopped {
                     break;
                 }
@@ -491,15 +491,25 @@ impl<'a> Worker<'a> {
     /// Searches the position just reached by a move of `mover`, with the window of the node
     /// that made it, and returns its value from that node's point of view: negated when the
     /// move handed the turn to the opponent, as it is when the same side moves again (a part
-    /// of a turn made of several moves).
-    fn child(&mut self, mover: Color, depth: i32, alpha: Value, beta: Value, ply: usize) -> Value {
+    /// of a turn made of several moves). `in_check` is the side to move's check, which the
+    /// node that made the move has already worked out.
+    fn child(
+        &mut self,
+        mover: Color,
+        depth: i32,
+        window: (Value, Value),
+        ply: usize,
+        in_check: bool,
+    ) -> Value {
+        let (alpha, beta) = window;
         if self.pos.side_to_move() == mover {
-            self.negamax(depth, alpha, beta, ply, true)
+            self.negamax(depth, alpha, beta, ply, true, Some(in_check))
         } else {
-            -self.negamax(depth, -beta, -alpha, ply, true)
+            -self.negamax(depth, -beta, -alpha, ply, true, Some(in_check))
         }
     }
 
+    /// `in_check`: whether the side to move is in check, when the caller knows it.
     fn negamax(
         &mut self,
         mut depth: i32,
@@ -507,6 +517,7 @@ impl<'a> Worker<'a> {
         mut beta: Value,
         ply: usize,
         null_ok: bool,
+        in_check: Option<bool>,
     ) -> Value {
         self.pv_len[ply] = 0;
         if self.visit() {
@@ -543,12 +554,12 @@ impl<'a> Worker<'a> {
                 return self.evaluate();
             }
         }
-        let in_check = self.pos.in_check();
+        let in_check = in_check.unwrap_or_else(|| self.pos.in_check());
         if in_check && root {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, 0);
+            return self.qsearch(alpha, beta, ply, 0, Some(in_check));
         }
         let excluded = self.excluded[ply];
         let singular_search = excluded != NO_MOVE;
@@ -606,7 +617,7 @@ impl<'a> Worker<'a> {
                 self.pos.make_move(NULL_MOVE);
                 self.path[ply] = NO_MOVE;
                 self.last_null.push(ply + 1);
-                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, None);
                 self.last_null.pop();
                 self.pos.unmake_move();
                 if self.stopped {
@@ -618,7 +629,7 @@ impl<'a> Worker<'a> {
             }
             // Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 2 && static_eval + 250 * depth < alpha {
-                let v = self.qsearch(alpha, alpha + 1, ply, 0);
+                let v = self.qsearch(alpha, alpha + 1, ply, 0, Some(false));
                 if v <= alpha {
                     return v;
                 }
@@ -657,6 +668,7 @@ impl<'a> Worker<'a> {
                         singular_beta,
                         ply,
                         false,
+                        Some(in_check),
                     );
                     self.excluded[ply] = NO_MOVE;
                     if self.stopped {
@@ -733,7 +745,7 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + (extend || singular) as i32;
             let mut v;
             if searched == 0 {
-                v = self.child(us, new_depth, alpha, beta, ply + 1);
+                v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check);
             } else {
                 let mut r = 0;
                 // Checks are not reduced: most tactics in the test suites start with one.
@@ -747,12 +759,12 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                v = self.child(us, new_depth - r, alpha, alpha + 1, ply + 1);
+                v = self.child(us, new_depth - r, (alpha, alpha + 1), ply + 1, gives_check);
                 if v > alpha && r > 0 {
-                    v = self.child(us, new_depth, alpha, alpha + 1, ply + 1);
+                    v = self.child(us, new_depth, (alpha, alpha + 1), ply + 1, gives_check);
                 }
                 if v > alpha && v < beta {
-                    v = self.child(us, new_depth, alpha, beta, ply + 1);
+                    v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check);
                 }
             }
             self.pos.unmake_move();
@@ -813,7 +825,14 @@ impl<'a> Worker<'a> {
     /// too at its first ply, so that a mate threat behind a null move or a pruned quiet move
     /// is seen), with a stand-pat cutoff, delta pruning and a cheap guard against obviously
     /// losing captures.
-    fn qsearch(&mut self, mut alpha: Value, beta: Value, ply: usize, qply: usize) -> Value {
+    fn qsearch(
+        &mut self,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        qply: usize,
+        in_check: Option<bool>,
+    ) -> Value {
         self.pv_len[ply] = 0;
         if self.visit() {
             return 0;
@@ -839,7 +858,7 @@ impl<'a> Worker<'a> {
         }
         let tt_key = entry.map_or(0, |e| e.move_key);
         let old_alpha = alpha;
-        let in_check = self.pos.in_check();
+        let in_check = in_check.unwrap_or_else(|| self.pos.in_check());
         let us = self.pos.side_to_move();
         let mut moves = MoveList::new();
         let mut best;
@@ -909,18 +928,26 @@ impl<'a> Worker<'a> {
             }
             self.pos.make_move(mv);
             let checks = !in_check && (!tactical || doubtful) && self.checking;
-            if !in_check
-                && (self.pos.royal_in_danger(us)
-                    || (!tactical || doubtful) && !(checks && self.pos.in_check()))
-            {
-                self.pos.unmake_move();
-                continue;
+            let mut gives_check = None;
+            if !in_check {
+                if self.pos.royal_in_danger(us) {
+                    self.pos.unmake_move();
+                    continue;
+                }
+                if !tactical || doubtful {
+                    let check = checks && self.pos.in_check();
+                    if !check {
+                        self.pos.unmake_move();
+                        continue;
+                    }
+                    gives_check = Some(true);
+                }
             }
             let v = if self.pos.side_to_move() == us {
                 // A part of a turn that leaves the same side to move.
-                self.qsearch(alpha, beta, ply + 1, qply + 1)
+                self.qsearch(alpha, beta, ply + 1, qply + 1, gives_check)
             } else {
-                -self.qsearch(-beta, -alpha, ply + 1, qply + 1)
+                -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check)
             };
             self.pos.unmake_move();
             if self.stopped {
