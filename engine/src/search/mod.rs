@@ -9,6 +9,7 @@
 //! The engine never prints: every result goes through the [`SearchReport`] trait, and scores
 //! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
 
+mod history;
 pub mod see;
 pub mod time;
 pub mod tt;

@@ -6,6 +6,7 @@ mod root;
 
 use std::sync::atomic::Ordering;
 
+use super::history::{History, Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
 use super::{
@@ -43,7 +44,6 @@ const SCORE_TT: i32 = 1 << 30;
 const SCORE_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
 const SCORE_BAD_CAPTURE: i32 = 1 << 26;
-const HISTORY_MAX: i32 = 1 << 14;
 
 /// True for the ordering score of a move that SEE says loses material.
 #[inline]
@@ -76,8 +76,10 @@ pub(crate) struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Move; 2]>,
-    /// Quiet-move history per (colour, piece type, destination cell).
-    history: Vec<i32>,
+    history: History,
+    /// The slot (piece type x destination) of the move being searched at each ply, `None`
+    /// for a null move or a move the histories do not cover.
+    played: Vec<Option<Slot>>,
     cells: usize,
     pieces: usize,
     pv: Vec<[Move; MAX_PLY]>,
@@ -141,7 +143,8 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * pieces * cells],
+            history: History::new(pieces, cells),
+            played: vec![None; MAX_PLY + 1],
             cells,
             pieces,
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
@@ -322,12 +325,24 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    /// The histories' name for `mv` (before it is made).
     #[inline]
-    fn history_index(&self, side: Color, mv: Move) -> Option<usize> {
-        let id = self.pos.moved_piece(mv)?.index();
-        let to = mv.to.index();
-        (id < self.pieces && to < self.cells)
-            .then(|| (side.index() * self.pieces + id) * self.cells + to)
+    fn slot(&self, mv: Move) -> Option<Slot> {
+        self.history.slot(self.pos.moved_piece(mv)?, mv.to)
+    }
+
+    /// The moves played at the two plies before `ply`, as the continuation histories see them.
+    #[inline]
+    fn earlier_slots(&self, ply: usize) -> [Option<Slot>; 2] {
+        let at = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
+        [at(1), at(2)]
+    }
+
+    /// The history of the quiet move `mv` by `side` at `ply` (before it is made).
+    #[inline]
+    fn quiet_history(&self, side: Color, mv: Move, ply: usize) -> i32 {
+        self.slot(mv)
+            .map_or(0, |s| self.history.score(side, s, self.earlier_slots(ply)))
     }
 
     /// The slot in `counters` for the opponent's move that led to `ply`.
@@ -341,10 +356,10 @@ impl<'a> Worker<'a> {
         (id < self.pieces).then(|| id * self.cells + prev.to.index())
     }
 
-    fn update_history(&mut self, side: Color, mv: Move, bonus: i32) {
-        if let Some(i) = self.history_index(side, mv) {
-            let h = &mut self.history[i];
-            *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    fn update_history(&mut self, side: Color, mv: Move, ply: usize, bonus: i32) {
+        if let Some(s) = self.slot(mv) {
+            let earlier = self.earlier_slots(ply);
+            self.history.update(side, s, earlier, bonus);
         }
     }
 
@@ -447,7 +462,7 @@ impl<'a> Worker<'a> {
             } else if counter == Some(mv) {
                 SCORE_KILLER - 1
             } else {
-                self.history_index(side, mv).map_or(0, |i| self.history[i])
+                self.quiet_history(side, mv, ply)
             });
         }
     }
@@ -616,6 +631,7 @@ impl<'a> Worker<'a> {
                 let r = 3 + depth / 6 + ((static_eval - beta) / 200).min(2);
                 self.pos.make_move(NULL_MOVE);
                 self.path[ply] = NO_MOVE;
+                self.played[ply] = None;
                 self.last_null.push(ply + 1);
                 let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, None);
                 self.last_null.pop();
@@ -700,6 +716,11 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(mv);
             let quiet = !capture && mv.promotion().is_none();
             let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+            let history = if quiet {
+                self.quiet_history(us, mv, ply)
+            } else {
+                0
+            };
             // Low depth: a quiet move that loses the mover, or a capture that loses much more
             // than the margin, is not worth a search.
             if !root && !in_check && best > -MATE_BOUND && depth <= 6 && !is_killer && searched > 0
@@ -720,6 +741,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+            self.played[ply] = self.slot(mv);
             self.pos.make_move(mv);
             self.path[ply] = mv;
             let gives_check = self.pos.in_check();
@@ -754,9 +776,7 @@ impl<'a> Worker<'a> {
                     r -= pv_node as i32;
                     r -= is_killer as i32;
                     r += !improving as i32;
-                    if let Some(h) = self.history_index(us, mv).map(|i| self.history[i]) {
-                        r -= h / 4000;
-                    }
+                    r -= history / 8000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = self.child(us, new_depth - r, (alpha, alpha + 1), ply + 1, gives_check);
@@ -792,9 +812,9 @@ impl<'a> Worker<'a> {
                                 self.counters[c] = mv;
                             }
                             let bonus = (depth * depth * 8).min(HISTORY_MAX / 2);
-                            self.update_history(us, mv, bonus);
+                            self.update_history(us, mv, ply, bonus);
                             for &q in &quiets_tried {
-                                self.update_history(us, q, -bonus);
+                                self.update_history(us, q, ply, -bonus);
                             }
                         }
                         break;

@@ -1,0 +1,132 @@
+//! What one search thread remembers about quiet moves for ordering and reductions: a history
+//! per (colour, piece type, destination) and continuation histories per (previous move,
+//! move), one for the opponent's last move and one for the mover's own move before it.
+//!
+//! Moves are named by their "slot", piece type x destination cell, so that the tables are
+//! sized from the variant: chess fits its continuation table exactly; the large variants
+//! (Vanguard's 21 types on 16x16) share a bounded table through a hash of the slot pair.
+
+use crate::types::{Color, PieceId, Square};
+
+/// The largest magnitude a history entry reaches (updates saturate towards it).
+pub(crate) const HISTORY_MAX: i32 = 1 << 14;
+
+/// Entries of a continuation table at most (a power of two; 2 bytes each).
+const CONT_MAX_ENTRIES: usize = 1 << 21;
+
+/// A piece type on a destination cell: `type * cells + cell`.
+pub(crate) type Slot = u32;
+
+pub(crate) struct History {
+    pieces: usize,
+    cells: usize,
+    /// Per (colour, slot).
+    quiet: Vec<i32>,
+    /// Per (previous slot, slot), for the opponent's last move and for the mover's own
+    /// move before it.
+    cont: [Vec<i16>; 2],
+    /// Slot count; the pair (a, b) is entry `a * slots + b` when the table holds every pair.
+    slots: usize,
+    /// log2 of the table size when pairs are hashed, 0 when the table is exact.
+    hash_bits: u32,
+}
+
+/// Moves `entry` towards `bonus`'s sign: large entries move less (a bounded average).
+#[inline]
+fn saturate(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
+
+impl History {
+    pub fn new(pieces: usize, cells: usize) -> History {
+        let slots = pieces * cells;
+        let pairs = slots * slots;
+        let (size, hash_bits) = if pairs <= CONT_MAX_ENTRIES {
+            (pairs.max(1), 0)
+        } else {
+            (CONT_MAX_ENTRIES, CONT_MAX_ENTRIES.trailing_zeros())
+        };
+        History {
+            pieces,
+            cells,
+            quiet: vec![0; 2 * slots],
+            cont: [vec![0; size], vec![0; size]],
+            slots,
+            hash_bits,
+        }
+    }
+
+    /// The slot of a man of type `id` arriving on `to`, if both are in range.
+    #[inline]
+    pub fn slot(&self, id: PieceId, to: Square) -> Option<Slot> {
+        let (id, to) = (id.index(), to.index());
+        (id < self.pieces && to < self.cells).then(|| (id * self.cells + to) as Slot)
+    }
+
+    #[inline]
+    fn cont_index(&self, prev: Slot, slot: Slot) -> usize {
+        let pair = prev as usize * self.slots + slot as usize;
+        if self.hash_bits == 0 {
+            pair
+        } else {
+            ((pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.hash_bits)) as usize
+        }
+    }
+
+    /// The history of a quiet move by `side` into `slot`, after the earlier moves `prev`
+    /// (the opponent's last, then the mover's own before it; `None` where there is none).
+    #[inline]
+    pub fn score(&self, side: Color, slot: Slot, prev: [Option<Slot>; 2]) -> i32 {
+        let mut s = self.quiet[side.index() * self.slots + slot as usize];
+        for (table, p) in self.cont.iter().zip(prev) {
+            if let Some(p) = p {
+                s += table[self.cont_index(p, slot)] as i32;
+            }
+        }
+        s
+    }
+
+    /// Rewards (`bonus` > 0) or punishes a quiet move, in every table.
+    pub fn update(&mut self, side: Color, slot: Slot, prev: [Option<Slot>; 2], bonus: i32) {
+        let q = &mut self.quiet[side.index() * self.slots + slot as usize];
+        *q = saturate(*q, bonus);
+        for k in 0..2 {
+            if let Some(p) = prev[k] {
+                let i = self.cont_index(p, slot);
+                let e = &mut self.cont[k][i];
+                *e = saturate(*e as i32, bonus) as i16;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn updates_saturate_and_keep_their_sign() {
+        let mut h = History::new(6, 120);
+        let s = h.slot(PieceId(1), Square(40)).unwrap();
+        let prev = [h.slot(PieceId(2), Square(50)), None];
+        for _ in 0..1000 {
+            h.update(Color::White, s, prev, HISTORY_MAX / 2);
+        }
+        let top = h.score(Color::White, s, prev);
+        assert!(top > 0 && top <= 2 * HISTORY_MAX, "{top}");
+        assert_eq!(
+            h.score(Color::Black, s, prev),
+            h.cont[0][h.cont_index(prev[0].unwrap(), s)] as i32
+        );
+        h.update(Color::White, s, prev, -HISTORY_MAX / 2);
+        assert!(h.score(Color::White, s, prev) < top);
+    }
+
+    #[test]
+    fn large_variants_use_a_bounded_table() {
+        let h = History::new(21, 400);
+        assert_eq!(h.cont[0].len(), CONT_MAX_ENTRIES);
+        let exact = History::new(6, 120);
+        assert_eq!(exact.cont[0].len(), 720 * 720);
+    }
+}
