@@ -281,9 +281,16 @@ fn check_node(
     }
 
     // Make/unmake of every legal move restores the position exactly (moves the reference
-    // lacks included; the others were made above already, but this is cheap).
+    // lacks included; the others were made above already, but this is cheap). The quick
+    // may-give-check filter never rules out a move that checks.
     for (&mv, text) in legal.iter().zip(&legal_texts) {
+        let may_check = pos.may_give_check(mv);
         pos.make_move(mv);
+        if !may_check && pos.in_check() {
+            report.fail(format!(
+                "{at}\n  {text} gives check, but may_give_check says it cannot"
+            ));
+        }
         pos.unmake_move();
         check_restored(report, pos, &before, &before_fen, &at, text);
     }
@@ -898,4 +905,25 @@ fn fen_with_ep_square_beside_a_second_pawn_reads_back() {
     let back = Position::from_fen(&chess, &fen);
     assert!(back.is_ok(), "{fen}: {:?}", back.err());
     assert_eq!(back.unwrap().hash(), pos.hash());
+}
+
+/// The may-give-check filter is worth having only if it rules most moves out: of the opening
+/// moves only the e-pawn's are left (he stands on the king's file, and a rider behind him
+/// could be uncovered), and in Kiwipete fewer than half.
+#[test]
+fn may_give_check_rules_out_most_moves() {
+    let v = builtin_variant("chess");
+    let mut start = Position::from_fen(&v, &v.start_fen).unwrap();
+    let moves = start.legal_moves();
+    let left: Vec<String> = moves
+        .iter()
+        .filter(|&&m| start.may_give_check(m))
+        .map(|&m| start.move_text(m))
+        .collect();
+    assert_eq!(left, ["e2e3", "e2e4"]);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut pos = Position::from_fen(&v, kiwipete).unwrap();
+    let moves = pos.legal_moves();
+    let maybe = moves.iter().filter(|&&m| pos.may_give_check(m)).count();
+    assert!(maybe * 2 < moves.len(), "{maybe} of {}", moves.len());
 }

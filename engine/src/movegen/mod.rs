@@ -1,7 +1,10 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
-//! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack test and legality filter (`legal`), move text (`notation`) and perft (`perft`).
+//! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack
+//! test and legality filter (`legal`), the quick may-give-check filter (`checks`), move text
+//! (`notation`) and perft (`perft`).
 
 pub mod boards;
+mod checks;
 pub mod drops;
 pub mod generate;
 pub mod legal;

@@ -10,7 +10,7 @@ use super::config::{
     parse_piece_value_list, parse_rank, parse_square_list, parse_uint, parse_value, ConfigError,
     GameValue, SectionConfig,
 };
-use super::tables::{AttackTables, PieceMask, EN_PASSANT};
+use super::tables::{AttackTables, CheckReach, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
 use super::{
     CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules, Variant,
@@ -502,6 +502,16 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let black: Vec<_> = pieces.iter().map(|p| &p.moves[1]).collect();
     let attacks = [AttackTables::build(&white), AttackTables::build(&black)];
     let simple_attacks = attacks.iter().all(|a| a.general == 0);
+    let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
+    // Checks are judged by the mover's type and squares only where attacks are plain leaps
+    // and slides on one board and no rule adds to what a move does.
+    let check_reach = if simple_attacks && checking && geometry.boards == 1 && !board_rules {
+        CheckReach::build(&attacks[0], &geometry)
+            .zip(CheckReach::build(&attacks[1], &geometry))
+            .map(|(w, b)| [w, b])
+    } else {
+        None
+    };
     let ep_attacks = [
         ep_attack_table(&pieces, Color::White),
         ep_attack_table(&pieces, Color::Black),
@@ -529,7 +539,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_types: pawn_types,
         gating,
         reserve,
-        board_rules: transfer.is_some() || turns.is_some() || captures.restricted(),
+        board_rules,
         transfer,
         captures,
         turns,
@@ -556,6 +566,7 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         ep_attacks,
         ep_two_squares,
         simple_attacks,
+        check_reach,
         start_board: Vec::new(),
         empty_board,
         source: source.to_string(),

@@ -16,7 +16,7 @@ pub mod zobrist;
 use std::sync::Arc;
 
 use crate::types::{Cell, Color, Geometry, PieceId, Square, MAX_PIECE_TYPES};
-use tables::{AttackTables, PieceMask, PieceMoves};
+use tables::{AttackTables, CheckReach, PieceMask, PieceMoves};
 use zobrist::Zobrist;
 
 pub use builder::VariantError;
@@ -244,6 +244,9 @@ pub struct Variant {
     /// True when every capture of every piece is a plain leap or slide, so that pins can be
     /// found by walking lines from the royal piece.
     pub simple_attacks: bool,
+    /// Per colour, the filter of moves that cannot give check, when the variant's rules let
+    /// a move's checks be judged from the mover's type and squares alone.
+    pub check_reach: Option<[CheckReach; 2]>,
     /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.
     pub empty_board: Vec<Cell>,
     /// The men of the start position, per mailbox cell (never-moved flags clear).

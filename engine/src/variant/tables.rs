@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::types::MAX_PIECE_TYPES;
+use crate::types::{Geometry, Square, MAX_BOARD_SIDE, MAX_PIECE_TYPES, PAD};
 
 /// The move may go to an empty square.
 pub const QUIET: u8 = 1;
@@ -296,5 +296,85 @@ impl AttackTables {
             }
         }
         t
+    }
+}
+
+/// Where the men of one colour could attack the enemy royal man from on an empty board: a
+/// quick filter that tells the search which moves cannot give check, so that it makes and
+/// tests only the others. Tables are indexed by the file and rank difference between a square
+/// and the royal man's (cell offsets would alias across the padding).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReach {
+    /// Per (file, rank) difference of a square from the royal man's: the types that would
+    /// attack him from there.
+    pub attackers: Vec<PieceMask>,
+    /// Per difference: true when the square lies on a slide line to the royal man, so that a
+    /// man leaving it may uncover a check.
+    pub on_line: Vec<bool>,
+    /// Per cell of the padded array: its (file, rank), for real squares.
+    coords: Vec<(i8, i8)>,
+}
+
+/// Differences run over -SPAN..=SPAN on each axis.
+const SPAN: i32 = MAX_BOARD_SIDE as i32 - 1;
+const WIDTH: i32 = 2 * SPAN + 1;
+
+impl CheckReach {
+    /// Builds the filter from one colour's attack tables, for a single board; `None` on boards
+    /// too narrow for a step's file and rank to be read back from its cell offset.
+    pub fn build(t: &AttackTables, geometry: &Geometry) -> Option<CheckReach> {
+        let stride = geometry.stride() as i32;
+        if stride <= 2 * PAD as i32 + 1 {
+            return None;
+        }
+        // A step of at most PAD files either way is `rank * stride + file` with |file| <
+        // stride / 2, so both parts read back.
+        let decode = |delta: i16| {
+            let d = delta as i32;
+            let file = (d + stride / 2).rem_euclid(stride) - stride / 2;
+            (file, (d - file) / stride)
+        };
+        let mut coords = vec![(i8::MIN, i8::MIN); geometry.num_cells()];
+        for sq in geometry.squares() {
+            let (_, file, rank) = geometry.coords(sq);
+            coords[sq.index()] = (file as i8, rank as i8);
+        }
+        let mut r = CheckReach {
+            attackers: vec![0; (WIDTH * WIDTH) as usize],
+            on_line: vec![false; (WIDTH * WIDTH) as usize],
+            coords,
+        };
+        let slot = |(f, rk): (i32, i32)| {
+            (f.abs() <= SPAN && rk.abs() <= SPAN).then(|| ((f + SPAN) * WIDTH + rk + SPAN) as usize)
+        };
+        for la in &t.leaps {
+            if let Some(i) = slot(decode(la.delta)) {
+                r.attackers[i] |= la.mask;
+            }
+        }
+        for sa in &t.slides {
+            let riders = sa.limited.iter().fold(sa.unlimited, |m, &(lm, _)| m | lm);
+            let (f, rk) = decode(sa.delta);
+            for k in 1.. {
+                let Some(i) = slot((f * k, rk * k)) else {
+                    break;
+                };
+                let ranged = sa
+                    .limited
+                    .iter()
+                    .filter(|&&(_, max)| k <= max as i32)
+                    .fold(0, |m, &(lm, _)| m | lm);
+                r.attackers[i] |= sa.unlimited | ranged | if k == 1 { sa.near } else { 0 };
+                r.on_line[i] |= riders != 0;
+            }
+        }
+        Some(r)
+    }
+
+    /// The table index of real square `sq` seen from the royal man's real square `royal`.
+    #[inline(always)]
+    pub fn index(&self, sq: Square, royal: Square) -> usize {
+        let (a, b) = (self.coords[sq.index()], self.coords[royal.index()]);
+        ((a.0 as i32 - b.0 as i32 + SPAN) * WIDTH + a.1 as i32 - b.1 as i32 + SPAN) as usize
     }
 }
