@@ -90,8 +90,8 @@ impl History {
     pub fn update(&mut self, side: Color, slot: Slot, prev: [Option<Slot>; 2], bonus: i32) {
         let q = &mut self.quiet[side.index() * self.slots + slot as usize];
         *q = saturate(*q, bonus);
-        for k in 0..2 {
-            if let Some(p) = prev[k] {
+        for (k, p) in prev.into_iter().enumerate() {
+            if let Some(p) = p {
                 let i = self.cont_index(p, slot);
                 let e = &mut self.cont[k][i];
                 *e = saturate(*e as i32, bonus) as i16;

@@ -733,18 +733,22 @@ impl<'a> Worker<'a> {
                 if (quiet && depth <= 4 || is_bad_capture(scores[i]))
                     && self.see_ge(mv, margin) == Some(false)
                 {
-                    self.pos.make_move(mv);
-                    let checks = self.pos.in_check();
-                    self.pos.unmake_move();
+                    let checks = self.pos.may_give_check(mv) && {
+                        self.pos.make_move(mv);
+                        let checks = self.pos.in_check();
+                        self.pos.unmake_move();
+                        checks
+                    };
                     if !checks {
                         continue;
                     }
                 }
             }
             self.played[ply] = self.slot(mv);
+            let may_check = self.pos.may_give_check(mv);
             self.pos.make_move(mv);
             self.path[ply] = mv;
-            let gives_check = self.pos.in_check();
+            let gives_check = may_check && self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man.
             let extend = gives_check && {
                 self.pos.unmake_move();
@@ -946,17 +950,20 @@ impl<'a> Worker<'a> {
             if !in_check && !tactical && mv.gated().is_some() {
                 continue;
             }
+            // Quiet moves and doubtful captures are searched only if they give check.
+            let needs_check = !in_check && (!tactical || doubtful);
+            if needs_check && !(self.checking && self.pos.may_give_check(mv)) {
+                continue;
+            }
             self.pos.make_move(mv);
-            let checks = !in_check && (!tactical || doubtful) && self.checking;
             let mut gives_check = None;
             if !in_check {
                 if self.pos.royal_in_danger(us) {
                     self.pos.unmake_move();
                     continue;
                 }
-                if !tactical || doubtful {
-                    let check = checks && self.pos.in_check();
-                    if !check {
+                if needs_check {
+                    if !self.pos.in_check() {
                         self.pos.unmake_move();
                         continue;
                     }
