@@ -85,6 +85,8 @@ pub fn run(
     };
     let eval = VariantEval::new(&v);
     let mut searcher = Searcher::new(HASH_MB, threads);
+    // No GUI stands between the command line and the clock: the whole time is the search's.
+    searcher.move_overhead = 0;
     let mut printer = InfoPrinter {
         out,
         root: pos.clone(),

@@ -108,6 +108,9 @@ pub(crate) struct Worker<'a> {
     /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
     /// multi-line search the first moves of the lines already found this iteration.
     root_skip: Vec<Move>,
+    /// A root move that beat the best one by a null-window search, while its full-window
+    /// search is under way.
+    root_fail_high: Option<Move>,
 }
 
 /// Entries in each thread's evaluation cache (a power of two).
@@ -153,6 +156,7 @@ impl<'a> Worker<'a> {
             last_null: Vec::with_capacity(MAX_PLY),
             excluded: vec![NO_MOVE; MAX_PLY + 1],
             lmr,
+            root_fail_high: None,
             checking: v.checking,
             royal_mask: v.royal_mask != 0,
             values,
@@ -200,9 +204,15 @@ impl<'a> Worker<'a> {
             let mut score;
             loop {
                 self.seldepth = 0;
+                self.root_fail_high = None;
                 score = self.negamax(depth as i32, alpha, beta, 0, true, None);
                 if self.stopped {
                     break;
+                }
+                if score >= beta && self.pv_len[0] > 0 {
+                    // The move that failed high is the best so far, whatever the re-search
+                    // with a wider window has time for.
+                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
                 }
                 if score <= alpha {
                     beta = (alpha + beta) / 2;
@@ -221,7 +231,9 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 // A move that finished with a score above the window's alpha is better than the
                 // last iteration's choice; anything else is not trustworthy.
-                if self.pv_len[0] > 0 {
+                if let Some(mv) = self.root_fail_high {
+                    result.pv = vec![mv];
+                } else if self.pv_len[0] > 0 {
                     result.pv = self.pv[0][..self.pv_len[0]].to_vec();
                 }
                 break;
@@ -788,7 +800,16 @@ impl<'a> Worker<'a> {
                     v = self.child(us, new_depth, (alpha, alpha + 1), ply + 1, gives_check);
                 }
                 if v > alpha && v < beta {
+                    if root {
+                        // Better than the best move so far by a null-window test: if time
+                        // runs out during the full search that follows, it is still the
+                        // better choice.
+                        self.root_fail_high = Some(mv);
+                    }
                     v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check);
+                    if root && !self.stopped {
+                        self.root_fail_high = None;
+                    }
                 }
             }
             self.pos.unmake_move();
@@ -910,7 +931,10 @@ impl<'a> Worker<'a> {
             self.pos.generate_pseudo_legal(&mut all);
             let checks = qply == 0 && self.checking;
             for &mv in all.iter() {
-                if checks || mv.promotion().is_some() || self.pos.is_capture(mv) {
+                if mv.promotion().is_some()
+                    || self.pos.is_capture(mv)
+                    || checks && self.pos.may_give_check(mv)
+                {
                     moves.push(mv);
                 }
             }
