@@ -2,8 +2,9 @@
 //! both sides always recapture with their least valuable attacker and may stop at any time.
 //!
 //! It works for any variant whose captures are plain leaps and slides (the variant's compiled
-//! attack tables, read from the target square outwards, with the men already exchanged taken
-//! off the board). Moves it cannot judge (locust and sweep captures, swaps, castling, and every
+//! attack tables, read from the target square outwards). Both sides' attackers are found in one
+//! pass; when a man leaves for the square, the walk that stopped at him goes on behind him, so
+//! x-rays through either colour's men join in order. Moves it cannot judge (locust and sweep captures, swaps, castling, and every
 //! move in variants with conditional capturers such as hoppers) give `None`, and the caller
 //! falls back to MVV-LVA.
 
@@ -26,6 +27,16 @@ pub struct SeeValues {
     values: Vec<Value>,
     /// False when the variant has capturers the attack tables do not describe.
     usable: bool,
+    /// Every slide attack direction of either colour.
+    dirs: Vec<Direction>,
+}
+
+/// One direction walked from the exchange square, with each colour's slide attack entry for
+/// it (an index into that colour's `slides`).
+#[derive(Clone, Debug)]
+struct Direction {
+    delta: i16,
+    slide: [Option<u8>; 2],
 }
 
 impl SeeValues {
@@ -43,9 +54,26 @@ impl SeeValues {
                 }
             })
             .collect();
+        let mut dirs: Vec<Direction> = Vec::new();
+        for color in Color::ALL {
+            for (i, sa) in v.attacks[color.index()].slides.iter().enumerate() {
+                let at = match dirs.iter().position(|d| d.delta == sa.delta) {
+                    Some(at) => at,
+                    None => {
+                        dirs.push(Direction {
+                            delta: sa.delta,
+                            slide: [None; 2],
+                        });
+                        dirs.len() - 1
+                    }
+                };
+                dirs[at].slide[color.index()] = u8::try_from(i).ok();
+            }
+        }
         SeeValues {
             values,
-            usable: v.simple_attacks,
+            usable: v.simple_attacks && dirs.len() <= u8::MAX as usize,
+            dirs,
         }
     }
 
@@ -55,50 +83,119 @@ impl SeeValues {
     }
 }
 
-/// The least valuable man of colour `by` that attacks `target`, ignoring the men on `gone`
-/// (already exchanged): its square and type.
-fn least_attacker(
-    pos: &Position,
-    values: &SeeValues,
-    target: Square,
-    by: Color,
-    gone: &[Square],
-) -> Option<(Square, PieceId)> {
-    let t = &pos.variant().attacks[by.index()];
-    let bit = by.cell_bit();
-    let mut best: Option<(Square, PieceId)> = None;
-    let mut best_value = Value::MAX;
-    let mut consider = |sq: Square, id: PieceId| {
-        let v = values.of(id);
-        if v < best_value {
-            best_value = v;
-            best = Some((sq, id));
+/// A man who can take on the exchange square.
+#[derive(Clone, Copy, Debug)]
+struct Attacker {
+    sq: Square,
+    value: Value,
+    /// Where his attack stands in his colour's tables (leaps first, then slides): among men
+    /// of equal value, the first in table order captures first.
+    order: u16,
+}
+
+/// The men bearing on one square, found in one pass over both colours' attack tables, and
+/// the walks from the square that stopped at a man: when he leaves the square to take part,
+/// the walk goes on behind him (x-rays, through men of either colour).
+struct Exchange<'a> {
+    pos: &'a Position,
+    values: &'a SeeValues,
+    /// Men off their squares: the mover, an en passant victim, and each man who has captured
+    /// on the square so far. Walks pass over them.
+    gone: ArrayVec<Square, { MAX_SWAPS + 2 }>,
+    attackers: [ArrayVec<Attacker, MAX_SWAPS>; 2],
+    /// (direction, square where the walk stopped, its distance from the target).
+    stops: ArrayVec<(u8, Square, u8), MAX_SWAPS>,
+}
+
+impl<'a> Exchange<'a> {
+    fn new(pos: &'a Position, values: &'a SeeValues, target: Square, moved: &[Square]) -> Self {
+        let mut ex = Exchange {
+            pos,
+            values,
+            gone: moved.iter().copied().collect(),
+            attackers: [ArrayVec::new(), ArrayVec::new()],
+            stops: ArrayVec::new(),
+        };
+        for color in Color::ALL {
+            let bit = color.cell_bit();
+            for (i, la) in pos.variant().attacks[color.index()]
+                .leaps
+                .iter()
+                .enumerate()
+            {
+                let s = target.offset(la.delta);
+                let c = pos.cell_fast(s);
+                if c.0 & bit != 0
+                    && c.is_piece()
+                    && la.mask & (1 << c.id().0) != 0
+                    && !ex.gone.contains(&s)
+                {
+                    ex.add(color, s, c.id(), i as u16);
+                }
+            }
         }
-    };
-    for la in &t.leaps {
-        let s = target.offset(la.delta);
-        let c = pos.cell_fast(s);
-        if c.0 & bit != 0 && c.is_piece() && la.mask & (1 << c.id().0) != 0 && !gone.contains(&s) {
-            consider(s, c.id());
+        for dir in 0..values.dirs.len() {
+            ex.walk(dir as u8, target, 0);
         }
+        ex
     }
-    for sa in &t.slides {
-        let mut s = target;
-        let mut k = 0u8;
+
+    /// Walks direction `dir` on from `from` (`k` steps from the target) to the first man, who
+    /// joins his side's attackers when he reaches the target along it.
+    fn walk(&mut self, dir: u8, from: Square, mut k: u8) {
+        let d = &self.values.dirs[dir as usize];
+        let mut s = from;
         loop {
-            s = s.offset(sa.delta);
+            s = s.offset(d.delta);
             k = k.saturating_add(1);
-            let c = pos.cell_fast(s);
-            if c.is_empty() || c.is_piece() && gone.contains(&s) {
+            let c = self.pos.cell_fast(s);
+            if c.is_empty() || self.gone.contains(&s) {
                 continue;
             }
-            if c.0 & bit != 0 && c.is_piece() && sa.reaches(1u32 << c.id().0, k) {
-                consider(s, c.id());
+            if c.is_off() {
+                return;
             }
-            break;
+            let color = if c.is_color(Color::White) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let table = &self.pos.variant().attacks[color.index()];
+            if let Some(i) = d.slide[color.index()] {
+                if table.slides[i as usize].reaches(1u32 << c.id().0, k) {
+                    let order = (table.leaps.len() + i as usize) as u16;
+                    self.add(color, s, c.id(), order);
+                }
+            }
+            let _ = self.stops.try_push((dir, s, k));
+            return;
         }
     }
-    best
+
+    fn add(&mut self, color: Color, sq: Square, id: PieceId, order: u16) {
+        let list = &mut self.attackers[color.index()];
+        if !list.iter().any(|a| a.sq == sq) {
+            let value = self.values.of(id);
+            let _ = list.try_push(Attacker { sq, value, order });
+        }
+    }
+
+    /// Takes `color`'s least valuable attacker off his square (he captures on the target) and
+    /// looks behind him; returns his value.
+    fn take_least(&mut self, color: Color) -> Option<Value> {
+        let list = &mut self.attackers[color.index()];
+        let (i, _) = list
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, a)| (a.value, a.order))?;
+        let a = list.swap_remove(i);
+        let _ = self.gone.try_push(a.sq);
+        while let Some(j) = self.stops.iter().position(|&(_, s, _)| s == a.sq) {
+            let (dir, s, k) = self.stops.swap_remove(j);
+            self.walk(dir, s, k);
+        }
+        Some(a.value)
+    }
 }
 
 /// True when the exchange value of `mv` is at least `threshold`; `None` when SEE cannot judge
@@ -148,10 +245,10 @@ pub fn see(pos: &Position, values: &SeeValues, mv: Move) -> Option<Value> {
         return None;
     }
     let target = mv.to;
-    let mut gone: ArrayVec<Square, MAX_SWAPS> = ArrayVec::new();
+    let mut moved: ArrayVec<Square, 2> = ArrayVec::new();
     let victim = match mv.kind {
         MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Gate | MoveKind::DoubleStepGate => {
-            gone.push(mv.from);
+            moved.push(mv.from);
             let c = pos.cell(target);
             if c.is_color(pos.side_to_move().opposite()) {
                 values.of(c.id())
@@ -160,8 +257,8 @@ pub fn see(pos: &Position, values: &SeeValues, mv: Move) -> Option<Value> {
             }
         }
         MoveKind::EnPassant => {
-            gone.push(mv.from);
-            gone.push(mv.aux);
+            moved.push(mv.from);
+            moved.push(mv.aux);
             let c = pos.cell(mv.aux);
             if c.is_piece() {
                 values.of(c.id())
@@ -177,19 +274,18 @@ pub fn see(pos: &Position, values: &SeeValues, mv: Move) -> Option<Value> {
         Some(p) => (values.of(p), values.of(p) - values.of(mover)),
         None => (values.of(mover), 0),
     };
+    let mut exchange = Exchange::new(pos, values, target, &moved);
     let mut gain: ArrayVec<Value, MAX_SWAPS> = ArrayVec::new();
     gain.push(victim + promo_gain);
     let mut side = pos.side_to_move().opposite();
-    while gain.len() < MAX_SWAPS - 1 && !gone.is_full() {
-        let Some((sq, id)) = least_attacker(pos, values, target, side, &gone) else {
+    while gain.len() < MAX_SWAPS {
+        let Some(value) = exchange.take_least(side) else {
             break;
         };
         let last = *gain.last().unwrap_or(&0);
         // The side now capturing wins what stands on the square, less what it had gained.
-        let g = on_square - last;
-        gain.push(g);
-        on_square = values.of(id);
-        gone.push(sq);
+        gain.push(on_square - last);
+        on_square = value;
         side = side.opposite();
     }
     while gain.len() > 1 {
