@@ -138,12 +138,13 @@ impl VariantEval {
     /// The evaluation split into White's and Black's (mg, eg) sums, the phase (256 = all
     /// middlegame material on the board), and per side the non-pawn material and pawn count.
     /// With `window` = (alpha, beta) from the mover's point of view, the work stops after
-    /// material and square tables when their score is more than [`LAZY_MARGIN`] outside it.
+    /// material and square tables when their score is more than [`LAZY_MARGIN`] outside it;
+    /// the last field is false when it did.
     fn terms(
         &self,
         pos: &Position,
         window: Option<(Value, Value)>,
-    ) -> (Sums, i32, [i32; 2], [i32; 2]) {
+    ) -> (Sums, i32, [i32; 2], [i32; 2], bool) {
         let v = &*self.variant;
         let g = &v.geometry;
         let t = &self.tables;
@@ -222,7 +223,7 @@ impl VariantEval {
             let phase = (phase_mat * 256 / t.phase_total).min(256);
             let v = self.combine(pos, &score, phase, &mat, &pawns);
             if v - LAZY_MARGIN >= beta || v + LAZY_MARGIN <= alpha {
-                return (score, phase, mat, pawns);
+                return (score, phase, mat, pawns, false);
             }
         }
 
@@ -479,7 +480,7 @@ impl VariantEval {
             }
         }
         let phase = (phase_mat * 256 / t.phase_total).min(256);
-        (score, phase, mat, pawns)
+        (score, phase, mat, pawns, true)
     }
 }
 
@@ -542,13 +543,13 @@ impl VariantEval {
 
 impl Evaluator for VariantEval {
     fn evaluate(&self, pos: &Position) -> Value {
-        let (score, phase, mat, pawns) = self.terms(pos, None);
+        let (score, phase, mat, pawns, _) = self.terms(pos, None);
         self.combine(pos, &score, phase, &mat, &pawns)
     }
 
-    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> Value {
-        let (score, phase, mat, pawns) = self.terms(pos, Some((alpha, beta)));
-        self.combine(pos, &score, phase, &mat, &pawns)
+    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> (Value, bool) {
+        let (score, phase, mat, pawns, complete) = self.terms(pos, Some((alpha, beta)));
+        (self.combine(pos, &score, phase, &mat, &pawns), complete)
     }
 
     fn piece_value(&self, id: PieceId) -> Value {

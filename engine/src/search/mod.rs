@@ -47,10 +47,11 @@ pub trait Evaluator: Sync {
     fn evaluate(&self, pos: &Position) -> Value;
 
     /// The score of `pos`, or an estimate of it when that is far outside `alpha..beta` (a
-    /// cheaper evaluation that leaves out small terms). By default the full evaluation.
-    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> Value {
+    /// cheaper evaluation that leaves out small terms), with `true` when it is the full
+    /// evaluation (the search caches only those). By default the full evaluation.
+    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> (Value, bool) {
         let _ = (alpha, beta);
-        self.evaluate(pos)
+        (self.evaluate(pos), true)
     }
 
     /// The material value of a piece type (for capture ordering and pruning margins).

@@ -415,15 +415,19 @@ impl<'a> Worker<'a> {
         v
     }
 
-    /// The static evaluation, or a bound on it far outside `alpha..beta` (not cached: it may
-    /// be incomplete).
+    /// The static evaluation, or a bound on it far outside `alpha..beta` (cached only when
+    /// it is complete).
     fn evaluate_lazy(&mut self, alpha: Value, beta: Value) -> Value {
         let key = self.pos.hash();
-        let slot = &self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        self.eval.evaluate_lazy(&self.pos, alpha, beta)
+        let (v, complete) = self.eval.evaluate_lazy(&self.pos, alpha, beta);
+        if complete {
+            *slot = (key, v);
+        }
+        v
     }
 
     /// The static exchange value of `mv`, when SEE can judge it.
