@@ -111,7 +111,6 @@ fn uci_bad_input_gets_info_string_and_keeps_the_state() {
         "setoption name Threads value 0",
         "setoption name UCI_Variant value nosuchvariant",
         "setoption name NoSuchOption value 1",
-        "go depth x",
         "frobnicate",
     ] {
         let out = talk(&mut d, &cap, &[bad]);
@@ -123,6 +122,34 @@ fn uci_bad_input_gets_info_string_and_keeps_the_state() {
     assert_eq!(d.dialect.state.options.hash_mb, 16);
     let out = talk(&mut d, &cap, &["isready"]);
     assert_eq!(out, ["readyok"]);
+}
+
+#[test]
+fn uci_go_with_bad_values_reports_them_and_still_answers_with_a_move() {
+    let (mut d, cap) = uci();
+    talk(&mut d, &cap, &["uci", "position startpos moves e2e4"]);
+    let fen = d.dialect.state.position.fen();
+    // Black to move: the bad white increment leaves Black's clock to plan with; the bad depth
+    // leaves nothing, so the search goes to depth 1 rather than waiting for a `stop`.
+    for (bad, errors) in [
+        ("go wtime 5000 btime 5000 winc zz binc 0", 1),
+        ("go depth x", 2),
+        ("go btime -x", 2),
+        ("go frob depth 2", 1),
+    ] {
+        let out = talk(&mut d, &cap, &[bad]);
+        let reported = out
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(reported, errors, "{bad}: {out:?}");
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 1, "{bad}: {out:?}");
+        let mv = best[0].split_whitespace().nth(1).unwrap();
+        let mut pos = d.dialect.state.position.clone();
+        assert!(pos.parse_move(mv).is_ok(), "{bad}: {mv}");
+        assert_eq!(d.dialect.state.position.fen(), fen, "{bad}");
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
-use chimera_engine::Position;
+use chimera_engine::{Color, Position};
 
 use crate::input::{Dialect, Flow};
 use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
@@ -30,6 +30,9 @@ pub struct Go {
     pub searchmoves: Vec<String>,
     /// `go perft N` instead of a search.
     pub perft: Option<u32>,
+    /// Parameters left out for a missing or bad value, or unknown: each is reported, and the
+    /// search still runs (a GUI waits for its `bestmove`).
+    pub errors: Vec<String>,
 }
 
 /// One UCI command.
@@ -81,41 +84,50 @@ fn clock(key: &str, v: Option<&&str>) -> Result<u64, String> {
     Ok(t.max(0) as u64)
 }
 
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+fn parse_go(words: &[&str]) -> Go {
     let mut go = Go::default();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
         let next = words.get(i + 1);
-        let mut skip = 1;
-        match key {
-            "wtime" => go.limits.wtime = Some(clock(key, next)?),
-            "btime" => go.limits.btime = Some(clock(key, next)?),
-            "winc" => go.limits.winc = Some(clock(key, next)?),
-            "binc" => go.limits.binc = Some(clock(key, next)?),
-            "movestogo" => go.limits.movestogo = Some(number(key, next)?),
-            "depth" => go.limits.depth = Some(number(key, next)?),
-            "nodes" => go.limits.nodes = Some(number(key, next)?),
-            "movetime" => go.limits.movetime = Some(number(key, next)?),
-            "mate" => go.limits.mate = Some(number(key, next)?),
-            "perft" => go.perft = Some(number(key, next)?),
+        let l = &mut go.limits;
+        let parsed = match key {
+            "wtime" => clock(key, next).map(|t| l.wtime = Some(t)),
+            "btime" => clock(key, next).map(|t| l.btime = Some(t)),
+            "winc" => clock(key, next).map(|t| l.winc = Some(t)),
+            "binc" => clock(key, next).map(|t| l.binc = Some(t)),
+            "movestogo" => number(key, next).map(|n| l.movestogo = Some(n)),
+            "depth" => number(key, next).map(|n| l.depth = Some(n)),
+            "nodes" => number(key, next).map(|n| l.nodes = Some(n)),
+            "movetime" => number(key, next).map(|n| l.movetime = Some(n)),
+            "mate" => number(key, next).map(|n| l.mate = Some(n)),
+            "perft" => number(key, next).map(|n| go.perft = Some(n)),
             "infinite" => {
-                go.limits.infinite = true;
-                skip = 0;
+                l.infinite = true;
+                i += 1;
+                continue;
             }
             "ponder" => {
                 go.ponder = true;
-                skip = 0;
+                i += 1;
+                continue;
             }
             "searchmoves" => {
                 go.searchmoves = words[i + 1..].iter().map(|s| s.to_string()).collect();
                 break;
             }
-            other => return Err(format!("unknown go parameter '{other}'")),
+            other => {
+                go.errors.push(format!("unknown go parameter '{other}'"));
+                i += 1;
+                continue;
+            }
+        };
+        if let Err(e) = parsed {
+            go.errors.push(e);
         }
-        i += 1 + skip;
+        i += 2;
     }
-    Ok(go)
+    go
 }
 
 fn parse_position(words: &[&str]) -> Result<UciCommand, String> {
@@ -171,7 +183,7 @@ impl FromStr for UciCommand {
             "setoption" => parse_setoption(args),
             "ucinewgame" => Ok(UciCommand::NewGame),
             "position" => parse_position(args),
-            "go" => parse_go(args).map(UciCommand::Go),
+            "go" => Ok(UciCommand::Go(parse_go(args))),
             "stop" => Ok(UciCommand::Stop),
             "ponderhit" => Ok(UciCommand::PonderHit),
             "quit" => Ok(UciCommand::Quit),
@@ -404,6 +416,15 @@ impl Uci {
             }
         }
         let mut limits = go.limits.clone();
+        for e in &go.errors {
+            self.info(&format!("error: {e}"));
+        }
+        if !go.errors.is_empty() && !go.ponder && !Self::ends(&limits, pos.side_to_move()) {
+            // What was left of the command would search until `stop`, which a GUI that sent
+            // a clock or a limit will never send: answer at once instead.
+            self.info("error: no usable limit left; searching to depth 1");
+            limits.depth = Some(1);
+        }
         limits.root_moves = root_moves;
         limits.multipv = self.state.options.multipv;
         if go.ponder {
@@ -423,6 +444,21 @@ impl Uci {
         {
             self.info("error: a search is already running");
         }
+    }
+
+    /// True when `limits` stop a search of `mover` by themselves (or `infinite` asks for
+    /// one that waits for `stop`).
+    fn ends(limits: &Limits, mover: Color) -> bool {
+        let clock = match mover {
+            Color::White => limits.wtime,
+            Color::Black => limits.btime,
+        };
+        limits.infinite
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || limits.mate.is_some()
+            || clock.is_some()
     }
 
     fn castling(&self) -> Castling {
