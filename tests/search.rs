@@ -52,6 +52,38 @@ fn finds_mate_in_one_and_two_with_exact_scores() {
 }
 
 #[test]
+fn mate_scores_count_the_winners_turns() {
+    use chimera_engine::search::MATE;
+    // One move per turn: mate found 1 or 3 plies on is mate in 1 or 2; mated 2 or 4 plies on
+    // is mated in 1 or 2.
+    for (plies, turns) in [(1, 1), (3, 2), (5, 3)] {
+        assert_eq!(Score::from_value(MATE - plies, 1), Score::Mate(turns));
+    }
+    for (plies, turns) in [(0, 0), (2, 1), (4, 2)] {
+        assert_eq!(Score::from_value(-MATE + plies, 1), Score::Mate(-turns));
+    }
+    // Two parts per turn (Alice Guard): the winner's first turn is plies 0 and 1, and the
+    // loss shows at ply 1 or 2 (the royal man taken in the first or second part); his second
+    // turn is plies 4 and 5.
+    for (plies, turns) in [(1, 1), (2, 1), (5, 2), (6, 2)] {
+        assert_eq!(
+            Score::from_value(MATE - plies, 2),
+            Score::Mate(turns),
+            "{plies}"
+        );
+    }
+    // The opponent's first turn is plies 2 and 3.
+    for (plies, turns) in [(0, 0), (3, 1), (4, 1), (7, 2), (8, 2)] {
+        assert_eq!(
+            Score::from_value(-MATE + plies, 2),
+            Score::Mate(-turns),
+            "{plies}"
+        );
+    }
+    assert_eq!(Score::from_value(123, 2), Score::Cp(123));
+}
+
+#[test]
 fn positions_without_moves_score_by_the_variant() {
     // Checkmated: no move to return, and the loss is reported.
     let (_, r) = search("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", depth(3));

@@ -68,15 +68,29 @@ pub enum Score {
 }
 
 impl Score {
-    /// The protocol form of a search value.
-    pub fn from_value(v: Value) -> Score {
+    /// The protocol form of a search value, in a variant whose turns take `plies_per_turn`
+    /// plies of search (1, or the number of parts of a turn): mates count the turns of the
+    /// winner, the last one included.
+    pub fn from_value(v: Value, plies_per_turn: i32) -> Score {
+        let per_round = 2 * plies_per_turn.max(1);
         if v >= MATE_BOUND {
-            Score::Mate((MATE - v + 1) / 2)
+            // The loser is found without his royal man, or without a move, `MATE - v` plies
+            // on: the winner's turns are that many plies over two turns, rounded up.
+            let plies = MATE - v;
+            Score::Mate((plies + per_round - 1) / per_round)
         } else if v <= -MATE_BOUND {
-            Score::Mate(-(MATE + v) / 2)
+            // The opponent's turns start a turn later; 0 when the side to move is already
+            // lost.
+            let plies = MATE + v - per_round / 2;
+            Score::Mate(-((plies.max(0) + per_round - 1) / per_round))
         } else {
             Score::Cp(v)
         }
+    }
+
+    /// The plies of search one turn of `variant` takes (see [`Score::from_value`]).
+    pub fn plies_per_turn(variant: &crate::variant::Variant) -> i32 {
+        variant.turns.as_ref().map_or(1, |t| t.parts.len() as i32)
     }
 }
 
@@ -334,7 +348,7 @@ impl Searcher {
         SearchResult {
             best,
             ponder: result.pv.get(1).copied(),
-            score: Score::from_value(result.score),
+            score: Score::from_value(result.score, Score::plies_per_turn(pos.variant())),
             depth: result.depth,
             nodes,
             time: start.elapsed(),

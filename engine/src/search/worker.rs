@@ -250,7 +250,7 @@ impl<'a> Worker<'a> {
                 report.iteration(&IterationInfo {
                     depth,
                     seldepth: self.seldepth as u32,
-                    score: Score::from_value(score),
+                    score: self.score(score),
                     nodes,
                     nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                     time: elapsed,
@@ -266,10 +266,8 @@ impl<'a> Worker<'a> {
                         break;
                     }
                 }
-                if let Some(m) = limits.mate {
-                    if score.abs() >= MATE_BOUND && (MATE - score.abs() + 1) / 2 <= m as Value {
-                        break;
-                    }
+                if self.mate_found(score, limits.mate) {
+                    break;
                 }
             }
             if self.shared.stopped() {
@@ -428,6 +426,19 @@ impl<'a> Worker<'a> {
             *slot = (key, v);
         }
         v
+    }
+
+    /// The protocol form of a search value.
+    fn score(&self, v: Value) -> Score {
+        Score::from_value(v, Score::plies_per_turn(self.pos.variant()))
+    }
+
+    /// True when `v` is a mate (for either side) within `mate` turns, the `go mate` limit.
+    fn mate_found(&self, v: Value, mate: Option<u32>) -> bool {
+        match (self.score(v), mate) {
+            (Score::Mate(n), Some(m)) => n.unsigned_abs() <= m,
+            _ => false,
+        }
     }
 
     /// The static exchange value of `mv`, when SEE can judge it.

@@ -4,7 +4,7 @@
 //! window, and are reported best first, one report call per line.
 
 use super::{IterResult, Worker};
-use crate::search::{IterationInfo, Score, SearchReport, Value, INFINITE, MATE, MATE_BOUND};
+use crate::search::{IterationInfo, SearchReport, Value, INFINITE};
 use crate::types::Move;
 use std::sync::atomic::Ordering;
 
@@ -85,7 +85,7 @@ impl Worker<'_> {
                 report.iteration(&IterationInfo {
                     depth,
                     seldepth: self.seldepth as u32,
-                    score: Score::from_value(*score),
+                    score: self.score(*score),
                     nodes,
                     nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
                     time: elapsed,
@@ -99,8 +99,7 @@ impl Worker<'_> {
             if !limits.infinite && self.shared.budget.soft.is_some_and(|soft| elapsed >= soft) {
                 break;
             }
-            let mate_in = (MATE - score.abs() + 1) / 2;
-            if score.abs() >= MATE_BOUND && limits.mate.is_some_and(|m| mate_in <= m as Value) {
+            if self.mate_found(score, limits.mate) {
                 break;
             }
             if self.shared.stopped() {
