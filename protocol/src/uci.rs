@@ -449,16 +449,11 @@ impl Uci {
     /// True when `limits` stop a search of `mover` by themselves (or `infinite` asks for
     /// one that waits for `stop`).
     fn ends(limits: &Limits, mover: Color) -> bool {
-        let clock = match mover {
-            Color::White => limits.wtime,
-            Color::Black => limits.btime,
-        };
         limits.infinite
             || limits.depth.is_some()
             || limits.nodes.is_some()
-            || limits.movetime.is_some()
             || limits.mate.is_some()
-            || clock.is_some()
+            || TimeBudget::new(limits, mover, 0).hard.is_some()
     }
 
     fn castling(&self) -> Castling {

@@ -87,11 +87,6 @@ impl Score {
             Score::Cp(v)
         }
     }
-
-    /// The plies of search one turn of `variant` takes (see [`Score::from_value`]).
-    pub fn plies_per_turn(variant: &crate::variant::Variant) -> i32 {
-        variant.turns.as_ref().map_or(1, |t| t.parts.len() as i32)
-    }
 }
 
 impl std::fmt::Display for Score {
@@ -348,7 +343,7 @@ impl Searcher {
         SearchResult {
             best,
             ponder: result.pv.get(1).copied(),
-            score: Score::from_value(result.score, Score::plies_per_turn(pos.variant())),
+            score: Score::from_value(result.score, pos.variant().plies_per_turn()),
             depth: result.depth,
             nodes,
             time: start.elapsed(),

@@ -4,9 +4,9 @@
 //! It works for any variant whose captures are plain leaps and slides (the variant's compiled
 //! attack tables, read from the target square outwards). Both sides' attackers are found in one
 //! pass; when a man leaves for the square, the walk that stopped at him goes on behind him, so
-//! x-rays through either colour's men join in order. Moves it cannot judge (locust and sweep captures, swaps, castling, and every
-//! move in variants with conditional capturers such as hoppers) give `None`, and the caller
-//! falls back to MVV-LVA.
+//! x-rays through either colour's men join in order. Moves it cannot judge (locust and sweep
+//! captures, swaps, castling, and every move in variants with conditional capturers such as
+//! hoppers) give `None`, and the caller falls back to MVV-LVA.
 
 use arrayvec::ArrayVec;
 
@@ -152,13 +152,8 @@ impl<'a> Exchange<'a> {
             if c.is_empty() || self.gone.contains(&s) {
                 continue;
             }
-            if c.is_off() {
+            let Some(color) = c.color() else {
                 return;
-            }
-            let color = if c.is_color(Color::White) {
-                Color::White
-            } else {
-                Color::Black
             };
             let table = &self.pos.variant().attacks[color.index()];
             if let Some(i) = d.slide[color.index()] {

@@ -430,7 +430,7 @@ impl<'a> Worker<'a> {
 
     /// The protocol form of a search value.
     fn score(&self, v: Value) -> Score {
-        Score::from_value(v, Score::plies_per_turn(self.pos.variant()))
+        Score::from_value(v, self.pos.variant().plies_per_turn())
     }
 
     /// True when `v` is a mate (for either side) within `mate` turns, the `go mate` limit.

@@ -273,6 +273,11 @@ impl Variant {
         self.board_rules
     }
 
+    /// The plies of search one ordinary turn takes: 1, or the number of parts of a turn.
+    pub fn plies_per_turn(&self) -> i32 {
+        self.turns.as_ref().map_or(1, |t| t.parts.len() as i32)
+    }
+
     /// The number of piece types.
     pub fn num_pieces(&self) -> usize {
         self.pieces.len()
