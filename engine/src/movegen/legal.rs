@@ -14,6 +14,28 @@ struct Guard {
     royal: Square,
     in_check: bool,
     pinned: ArrayVec<Square, 32>,
+    /// The men giving check (distinct squares; more than two only count as "several").
+    checkers: ArrayVec<Square, 2>,
+    /// When one man gives check: his square and the squares between him and the royal man,
+    /// where a move of any other man that is not pinned ends the check.
+    blocks: ArrayVec<Square, 32>,
+}
+
+impl Guard {
+    /// Records a man giving check from `sq` (once, however many attack lines find him).
+    fn add_checker(&mut self, sq: Square) {
+        self.in_check = true;
+        if !self.checkers.contains(&sq) {
+            let _ = self.checkers.try_push(sq);
+        }
+    }
+
+    /// True when a plain move or drop to `to` by a man that is neither the royal man nor pinned
+    /// leaves the royal man safe: always out of check; in check, only by taking the one man
+    /// giving it or stepping between.
+    fn unpinned_move_legal(&self, to: Square) -> bool {
+        !self.in_check || self.checkers.len() == 1 && self.blocks.contains(&to)
+    }
 }
 
 impl Position {
@@ -67,13 +89,25 @@ impl Position {
         let them = us.opposite();
         let attacks = &self.variant.attacks[them.index()];
         let them_bit = them.cell_bit();
-        let mut in_check = attacks.leaps.iter().any(|la| {
-            let c = self.cell_fast(royal.offset(la.delta));
-            c.0 & them_bit != 0 && la.mask & (1 << c.id().0) != 0
-        });
+        let mut guard = Guard {
+            royal,
+            in_check: false,
+            pinned: ArrayVec::new(),
+            checkers: ArrayVec::new(),
+            blocks: ArrayVec::new(),
+        };
+        for la in &attacks.leaps {
+            let s = royal.offset(la.delta);
+            let c = self.cell_fast(s);
+            if c.0 & them_bit != 0 && la.mask & (1 << c.id().0) != 0 {
+                guard.add_checker(s);
+                if guard.checkers.len() == 1 && guard.blocks.is_empty() {
+                    guard.blocks.push(s);
+                }
+            }
+        }
         // One walk per slide direction finds both checks (an enemy slider first) and pins (a
         // friendly man first, then the enemy slider).
-        let mut pinned = ArrayVec::new();
         let us_bit = us.cell_bit();
         for sa in &attacks.slides {
             let mut s = royal;
@@ -97,20 +131,24 @@ impl Position {
                     continue;
                 }
                 if sa.reaches(1u32 << c.id().0, k) {
-                    if shield == Square::NONE {
-                        in_check = true;
-                    } else {
-                        let _ = pinned.try_push(shield);
+                    if shield != Square::NONE {
+                        let _ = guard.pinned.try_push(shield);
+                    } else if !guard.checkers.contains(&s) {
+                        guard.add_checker(s);
+                        if guard.checkers.len() == 1 {
+                            guard.blocks.clear();
+                            let mut b = royal;
+                            while b != s {
+                                b = b.offset(sa.delta);
+                                let _ = guard.blocks.try_push(b);
+                            }
+                        }
                     }
                 }
                 break;
             }
         }
-        Some(Guard {
-            royal,
-            in_check,
-            pinned,
-        })
+        Some(guard)
     }
 
     /// Makes the move, asks whether the mover's royal man is safe, and unmakes it. Where the
@@ -146,13 +184,13 @@ impl Position {
             MoveKind::Normal | MoveKind::DoubleStep => {
                 if mv.from == guard.royal {
                     self.royal_step_safe(mv.from, mv.to)
-                } else if guard.in_check || guard.pinned.contains(&mv.from) {
+                } else if guard.pinned.contains(&mv.from) {
                     self.is_legal_by_making(mv)
                 } else {
-                    true
+                    guard.unpinned_move_legal(mv.to)
                 }
             }
-            MoveKind::Drop if !guard.in_check => true,
+            MoveKind::Drop => guard.unpinned_move_legal(mv.to),
             _ => self.is_legal_by_making(mv),
         }
     }

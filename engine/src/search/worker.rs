@@ -774,6 +774,7 @@ impl<'a> Worker<'a> {
             self.played[ply] = self.slot(mv);
             let may_check = self.pos.may_give_check(mv);
             self.pos.make_move(mv);
+            self.shared.tt.prefetch(self.pos.hash());
             self.path[ply] = mv;
             let gives_check = may_check && self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man.
@@ -995,6 +996,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.pos.make_move(mv);
+            self.shared.tt.prefetch(self.pos.hash());
             let mut gives_check = None;
             if !in_check {
                 if self.pos.royal_in_danger(us) {
