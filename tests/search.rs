@@ -1,5 +1,5 @@
 //! Search and evaluation: static exchange evaluation on hand-checked exchanges, mates found
-//! and scored exactly, the variant's stalemate and checkmate
+//! and scored exactly (one behind a sacrifice), the variant's stalemate and checkmate
 //! values, repetition and move-count draws, the game-end adjudication of `rules`, determinism
 //! of one-thread searches (node count and move), the bench signature, and Lazy SMP returning a
 //! legal move.
@@ -49,6 +49,24 @@ fn finds_mate_in_one_and_two_with_exact_scores() {
     assert!(matches!(r.score, Score::Cp(_) | Score::Mate(_)));
     let (_, r) = search("chess", "k7/8/1K6/8/8/8/8/7R b - - 0 1", depth(5));
     assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn sees_the_mate_that_follows_a_queen_sacrifice() {
+    // WAC.055: Qxg7+ Kxg7 Bf6+ and Rh4 (quiet) mates. After the sacrifice the defender is a
+    // queen up, so a reverse futility cut on the static value alone hides the mate threat;
+    // confirmed by a quiescence search after a pass, the cut lets the mate through.
+    let limits = Limits {
+        nodes: Some(300_000),
+        ..Limits::default()
+    };
+    let (pos, r) = search(
+        "chess",
+        "r3r1k1/pp1q1pp1/4b1p1/3p2B1/3Q1R2/8/PPP3PP/4R1K1 w - - 0 1",
+        limits,
+    );
+    assert_eq!(pos.move_text(r.best.unwrap()), "d4g7");
+    assert_eq!(r.score, Score::Mate(4));
 }
 
 #[test]

@@ -205,7 +205,7 @@ impl<'a> Worker<'a> {
             loop {
                 self.seldepth = 0;
                 self.root_fail_high = None;
-                score = self.negamax(depth as i32, alpha, beta, 0, true, None);
+                score = self.negamax(depth as i32, alpha, beta, 0, None, false);
                 if self.stopped {
                     break;
                 }
@@ -519,6 +519,16 @@ impl<'a> Worker<'a> {
             .then(|| -MATE + ply as Value)
     }
 
+    /// True when a pass (null move) is a fair test of the position at `ply`: the rules have
+    /// check (without it, passing may be the best move), turns are single moves, the side to
+    /// move has a man other than royals and pawns (zugzwang), and the last move was not a pass.
+    fn may_pass(&self, ply: usize) -> bool {
+        self.checking
+            && self.pos.variant().turns.is_none()
+            && (ply == 0 || self.path[ply - 1] != NO_MOVE)
+            && self.has_pieces()
+    }
+
     /// True when the side to move has a man that is neither royal nor a pawn: null-move pruning
     /// is unsafe without one (zugzwang).
     fn has_pieces(&self) -> bool {
@@ -530,11 +540,26 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// True when the side to move, having passed, still keeps `beta` against the opponent's
+    /// captures and checks (a quiescence search after a null move): the test that lets reverse
+    /// futility trust a static value far above beta.
+    fn pass_holds(&mut self, beta: Value, ply: usize) -> bool {
+        self.pos.make_move(NULL_MOVE);
+        self.path[ply] = NO_MOVE;
+        self.played[ply] = None;
+        self.last_null.push(ply + 1);
+        let v = -self.qsearch(-beta, -beta + 1, ply + 1, 0, Some(false));
+        self.last_null.pop();
+        self.pos.unmake_move();
+        v >= beta
+    }
+
     /// Searches the position just reached by a move of `mover`, with the window of the node
     /// that made it, and returns its value from that node's point of view: negated when the
     /// move handed the turn to the opponent, as it is when the same side moves again (a part
     /// of a turn made of several moves). `in_check` is the side to move's check, which the
-    /// node that made the move has already worked out.
+    /// node that made the move has already worked out; `cut` says whether the child is expected
+    /// to fail high (see [`Worker::negamax`]).
     fn child(
         &mut self,
         mover: Color,
@@ -542,24 +567,30 @@ impl<'a> Worker<'a> {
         window: (Value, Value),
         ply: usize,
         in_check: bool,
+        cut: bool,
     ) -> Value {
         let (alpha, beta) = window;
         if self.pos.side_to_move() == mover {
-            self.negamax(depth, alpha, beta, ply, true, Some(in_check))
+            self.negamax(depth, alpha, beta, ply, Some(in_check), cut)
         } else {
-            -self.negamax(depth, -beta, -alpha, ply, true, Some(in_check))
+            -self.negamax(depth, -beta, -alpha, ply, Some(in_check), cut)
         }
     }
 
     /// `in_check`: whether the side to move is in check, when the caller knows it.
+    ///
+    /// `cut_node`: a null-window node expected to fail high: the first move of its parent's
+    /// late moves, searched to refute it. Its own late moves are then expected to be useless and
+    /// are reduced more; the nodes below it alternate (a cut node's first child is expected to
+    /// fail low, and that child's children to fail high).
     fn negamax(
         &mut self,
         mut depth: i32,
         mut alpha: Value,
         mut beta: Value,
         ply: usize,
-        null_ok: bool,
         in_check: Option<bool>,
+        cut_node: bool,
     ) -> Value {
         self.pv_len[ply] = 0;
         if self.visit() {
@@ -637,30 +668,29 @@ impl<'a> Worker<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         if !pv_node && !in_check && !singular_search {
-            // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
+            // Reverse futility: far above beta at low depth, a quiet move will not lose it all,
+            // unless the opponent has a threat that the static value cannot see (a mate after a
+            // sacrifice, typically): above depth 1, a quiescence search after a pass (quiet
+            // checks included) must confirm it.
             if depth <= 7
                 && static_eval - 80 * (depth - improving as i32) >= beta
                 && static_eval.abs() < MATE_BOUND
+                && (depth == 1 || !self.may_pass(ply) || self.pass_holds(beta, ply))
             {
                 return static_eval;
             }
+            if self.stopped {
+                return 0;
+            }
             // Null move: give the opponent a free move; if that still fails high, so would a
-            // real move. Unsafe without check rules (passing may be the best move) and without
-            // pieces (zugzwang).
-            if null_ok
-                && self.checking
-                && self.pos.variant().turns.is_none()
-                && depth >= 2
-                && static_eval >= beta
-                && beta.abs() < MATE_BOUND
-                && self.has_pieces()
-            {
+            // real move.
+            if depth >= 2 && static_eval >= beta && beta.abs() < MATE_BOUND && self.may_pass(ply) {
                 let r = 3 + depth / 6 + ((static_eval - beta) / 200).min(2);
                 self.pos.make_move(NULL_MOVE);
                 self.path[ply] = NO_MOVE;
                 self.played[ply] = None;
                 self.last_null.push(ply + 1);
-                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, None);
+                let v = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, None, !cut_node);
                 self.last_null.pop();
                 self.pos.unmake_move();
                 if self.stopped {
@@ -710,8 +740,8 @@ impl<'a> Worker<'a> {
                         singular_beta - 1,
                         singular_beta,
                         ply,
-                        false,
                         Some(in_check),
+                        cut_node,
                     );
                     self.excluded[ply] = NO_MOVE;
                     if self.stopped {
@@ -799,7 +829,10 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + (extend || singular) as i32;
             let mut v;
             if searched == 0 {
-                v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check);
+                // The first move: at a cut node it should refute (its child fails low); at an
+                // expected all node it is the one searched to see that nothing works.
+                let cut = !pv_node && !cut_node;
+                v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check, cut);
             } else {
                 let mut r = 0;
                 // Checks are not reduced: most tactics in the test suites start with one.
@@ -809,11 +842,15 @@ impl<'a> Worker<'a> {
                     r -= is_killer as i32;
                     r += !improving as i32;
                     r -= history / 8000;
+                    // Where the node was expected to fail high, a late move that has not done
+                    // it yet is unlikely to.
+                    r += 2 * cut_node as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
-                v = self.child(us, new_depth - r, (alpha, alpha + 1), ply + 1, gives_check);
+                let window = (alpha, alpha + 1);
+                v = self.child(us, new_depth - r, window, ply + 1, gives_check, true);
                 if v > alpha && r > 0 {
-                    v = self.child(us, new_depth, (alpha, alpha + 1), ply + 1, gives_check);
+                    v = self.child(us, new_depth, window, ply + 1, gives_check, !cut_node);
                 }
                 if v > alpha && v < beta {
                     if root {
@@ -822,7 +859,7 @@ impl<'a> Worker<'a> {
                         // better choice.
                         self.root_fail_high = Some(mv);
                     }
-                    v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check);
+                    v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check, false);
                     if root && !self.stopped {
                         self.root_fail_high = None;
                     }

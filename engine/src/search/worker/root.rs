@@ -58,7 +58,7 @@ impl Worker<'_> {
             self.seldepth = 0;
             let mut found: Vec<Line> = Vec::with_capacity(lines);
             for _ in 0..lines {
-                let score = self.negamax(depth as i32, -INFINITE, INFINITE, 0, true, None);
+                let score = self.negamax(depth as i32, -INFINITE, INFINITE, 0, None, false);
                 if self.stopped || self.pv_len[0] == 0 {
                     break;
                 }
