@@ -778,6 +778,18 @@ impl<'a> Worker<'a> {
             } else {
                 0
             };
+            let may_check = self.pos.may_give_check(mv);
+            // Late move pruning: at low depth, the last quiet moves almost never matter.
+            // Futility: even a good quiet move would not bring this node up to alpha. Neither
+            // prunes a check; a move that cannot give check is dropped before it is made.
+            let futile = !root && quiet && !in_check && best > -MATE_BOUND && {
+                let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
+                depth <= 5 && searched as i32 >= lmp_limit
+                    || depth <= 6 && static_eval + 100 + 90 * depth <= alpha
+            };
+            if futile && !may_check {
+                continue;
+            }
             // Low depth: a quiet move that loses the mover, or a capture that loses much more
             // than the margin, is not worth a search.
             if !root && !in_check && best > -MATE_BOUND && depth <= 6 && !is_killer && searched > 0
@@ -790,7 +802,7 @@ impl<'a> Worker<'a> {
                 if (quiet && depth <= 4 || is_bad_capture(scores[i]))
                     && self.see_ge(mv, margin) == Some(false)
                 {
-                    let checks = self.pos.may_give_check(mv) && {
+                    let checks = may_check && {
                         self.pos.make_move(mv);
                         let checks = self.pos.in_check();
                         self.pos.unmake_move();
@@ -802,7 +814,6 @@ impl<'a> Worker<'a> {
                 }
             }
             self.played[ply] = self.slot(mv);
-            let may_check = self.pos.may_give_check(mv);
             self.pos.make_move(mv);
             self.shared.tt.prefetch(self.pos.hash());
             self.path[ply] = mv;
@@ -814,16 +825,9 @@ impl<'a> Worker<'a> {
                 self.pos.make_move(mv);
                 safe
             };
-            if !root && quiet && !in_check && !gives_check && best > -MATE_BOUND {
-                // Late move pruning: at low depth, the last quiet moves almost never matter.
-                // Futility: even a good quiet move would not bring this node up to alpha.
-                let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
-                if depth <= 5 && searched as i32 >= lmp_limit
-                    || depth <= 6 && static_eval + 100 + 90 * depth <= alpha
-                {
-                    self.pos.unmake_move();
-                    continue;
-                }
+            if futile && !gives_check {
+                self.pos.unmake_move();
+                continue;
             }
             let singular = singular_extend && tt_key != 0 && move_key(mv) == tt_key;
             let new_depth = depth - 1 + (extend || singular) as i32;
@@ -1032,8 +1036,11 @@ impl<'a> Worker<'a> {
             if needs_check && !(self.checking && self.pos.may_give_check(mv)) {
                 continue;
             }
+            // The histories and the countermove at the next ply read what was played here.
+            self.played[ply] = self.slot(mv);
             self.pos.make_move(mv);
             self.shared.tt.prefetch(self.pos.hash());
+            self.path[ply] = mv;
             let mut gives_check = None;
             if !in_check {
                 if self.pos.royal_in_danger(us) {
