@@ -340,9 +340,14 @@ impl Searcher {
                 .or(legal.first())
                 .copied();
         }
+        let ponder = match (result.pv.get(1), best) {
+            (Some(&reply), _) => Some(reply),
+            (None, Some(best)) => self.expected_reply(pos, best),
+            _ => None,
+        };
         SearchResult {
             best,
-            ponder: result.pv.get(1).copied(),
+            ponder,
             score: Score::from_value(result.score, pos.variant().plies_per_turn()),
             depth: result.depth,
             nodes,
@@ -350,6 +355,26 @@ impl Searcher {
             pv: result.pv,
             turn: best.into_iter().collect(),
         }
+    }
+
+    /// The opponent's reply that the table holds for the position after `best`: the move to
+    /// ponder on when the search ended with a line of one move (an unfinished iteration whose
+    /// new best move had no line behind it yet). Only for turns of one move.
+    fn expected_reply(&self, pos: &Position, best: Move) -> Option<Move> {
+        if pos.variant().turns.is_some() {
+            return None;
+        }
+        let mut after = pos.clone();
+        after.make_move(best);
+        let key = self.tt.probe(after.hash())?.move_key;
+        if key == 0 {
+            return None;
+        }
+        after
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| tt::move_key(m) == key)
     }
 }
 

@@ -45,6 +45,9 @@ const SCORE_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
 const SCORE_BAD_CAPTURE: i32 = 1 << 26;
 
+/// How far above beta a capture's shallow search must reach for ProbCut to trust it.
+const PROBCUT_MARGIN: Value = 200;
+
 /// True for the ordering score of a move that SEE says loses material.
 #[inline]
 fn is_bad_capture(score: i32) -> bool {
@@ -86,6 +89,8 @@ pub(crate) struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation per ply (for the improving test).
     evals: [Value; MAX_PLY + 1],
+    /// The depth of the iteration under way.
+    root_depth: i32,
     /// Ply of the last null move on the current path (repetitions do not cross it).
     last_null: Vec<usize>,
     /// Per ply: the move left out by a singular-extension test search, or `NO_MOVE`.
@@ -153,6 +158,7 @@ impl<'a> Worker<'a> {
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
+            root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             excluded: vec![NO_MOVE; MAX_PLY + 1],
             lmr,
@@ -191,6 +197,7 @@ impl<'a> Worker<'a> {
                 depth += 1;
                 continue;
             }
+            self.root_depth = depth as i32;
             let prev = result.score;
             let mut window: Value = 18;
             let (mut alpha, mut beta) = if depth >= 5 {
@@ -577,6 +584,50 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// ProbCut: when a good capture, searched shallower (depth - 4) against a bound well above
+    /// beta, still beats that bound, the full-depth search would almost surely fail high too.
+    /// Only captures that SEE says win at least the gap between the static value and that
+    /// bound are tried, each first by quiescence so that most are dismissed cheaply. Returns
+    /// the value to cut with. Not for turns of several parts (the child's sign is not fixed).
+    fn probcut(
+        &mut self,
+        moves: &MoveList,
+        depth: i32,
+        beta: Value,
+        static_eval: Value,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<Value> {
+        if beta.abs() >= MATE_BOUND
+            || static_eval.abs() >= MATE_BOUND
+            || self.pos.variant().turns.is_some()
+        {
+            return None;
+        }
+        let probe_beta = beta + PROBCUT_MARGIN;
+        for &mv in moves.iter() {
+            if !self.pos.is_capture(mv) || self.see_ge(mv, probe_beta - static_eval) != Some(true) {
+                continue;
+            }
+            self.played[ply] = self.slot(mv);
+            self.pos.make_move(mv);
+            self.path[ply] = mv;
+            let window = (-probe_beta, -probe_beta + 1);
+            let mut v = -self.qsearch(window.0, window.1, ply + 1, 0, None);
+            if v >= probe_beta {
+                v = -self.negamax(depth - 4, window.0, window.1, ply + 1, None, !cut_node);
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= probe_beta {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     /// `in_check`: whether the side to move is in check, when the caller knows it.
     ///
     /// `cut_node`: a null-window node expected to fail high: the first move of its parent's
@@ -699,6 +750,12 @@ impl<'a> Worker<'a> {
                 if v >= beta {
                     return if v >= MATE_BOUND { beta } else { v };
                 }
+                // Mate threat: passing loses to a mate, so the opponent has a threat that
+                // the next moves must meet; they are searched a ply deeper (within twice the
+                // iteration's depth, so that a chain of threats cannot run away).
+                if v <= -MATE_BOUND && (ply as i32) < 2 * self.root_depth {
+                    depth += 1;
+                }
             }
             // Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 2 && static_eval + 250 * depth < alpha {
@@ -708,9 +765,10 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if entry.is_none() && pv_node && depth >= 4 {
+        if entry.is_none() && (pv_node || cut_node) && depth >= 4 {
             // Without a table move the ordering is poor; a shallower search is cheaper and
-            // fills the table for the next iteration.
+            // fills the table for the next iteration. At an expected all node every move is
+            // searched anyway, so the order matters less and the depth is kept.
             depth -= 1;
         }
 
@@ -718,6 +776,11 @@ impl<'a> Worker<'a> {
         self.pos.generate_legal(&mut moves);
         if moves.is_empty() {
             return game_value(self.pos.no_move_value(in_check), ply);
+        }
+        if !pv_node && !in_check && !singular_search && depth >= 5 {
+            if let Some(v) = self.probcut(&moves, depth, beta, static_eval, ply, cut_node) {
+                return v;
+            }
         }
         // Singular extension: when the table's move is the only one that keeps the score up
         // (every other move fails low against a margin below it, at reduced depth), it is

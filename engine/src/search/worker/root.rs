@@ -54,6 +54,7 @@ impl Worker<'_> {
             depth: 0,
         };
         for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
             self.root_skip.clone_from(&filtered);
             self.seldepth = 0;
             let mut found: Vec<Line> = Vec::with_capacity(lines);
