@@ -788,7 +788,7 @@ impl<'a> Worker<'a> {
         let mut singular_extend = false;
         if let Some(e) = entry.filter(|e| {
             !root
-                && depth >= 8
+                && depth >= 6
                 && e.move_key != 0
                 && e.depth >= depth - 3
                 && e.bound != Bound::Upper
