@@ -296,6 +296,7 @@ fn check_node(
     }
 
     check_fen_round_trip(report, pos, shadow, &at, &legal_set);
+    check_tactical(report, pos, &at);
 
     if perft {
         let engine = pos.perft(2);
@@ -323,6 +324,38 @@ fn check_node(
     }
 
     legal_ref.intersection(&legal_set).cloned().collect()
+}
+
+/// Quiescence's generator gives exactly the captures and promotions of the full generator
+/// (the other moves it may add are filtered out by quiescence, but must still be moves).
+fn check_tactical(report: &mut Report, pos: &Position, at: &str) {
+    let tactical_texts = |list: &MoveList| -> BTreeSet<String> {
+        list.iter()
+            .filter(|&&m| m.promotion().is_some() || pos.is_capture(m))
+            .map(|&m| pos.move_text(m))
+            .collect()
+    };
+    let mut all = MoveList::new();
+    pos.generate_pseudo_legal(&mut all);
+    let mut tactical = MoveList::new();
+    pos.generate_tactical(&mut tactical);
+    let (want, got) = (tactical_texts(&all), tactical_texts(&tactical));
+    if want != got {
+        let (missing, extra) = set_diff(&want, &got);
+        report.fail(format!(
+            "{at}\n  tactical generator lacks {missing:?}, has extra {extra:?}"
+        ));
+    }
+    let all_texts: BTreeSet<String> = texts(pos, &all).into_iter().collect();
+    let strays: Vec<String> = texts(pos, &tactical)
+        .into_iter()
+        .filter(|t| !all_texts.contains(t))
+        .collect();
+    if !strays.is_empty() {
+        report.fail(format!(
+            "{at}\n  tactical generator gives moves the full one does not: {strays:?}"
+        ));
+    }
 }
 
 /// The kind of a reference move, for [`Report::features`].

@@ -73,6 +73,32 @@ impl Position {
         }
     }
 
+    /// Appends a superset of the pseudo-legal captures and promotions of the side to move, for
+    /// quiescence: plain leapers and sliders give only those; men with other kinds of moves,
+    /// gating men and positions with special turn rules give all their moves, which the caller
+    /// filters like the rest. Drops, castling and passes never capture, so they are left out.
+    pub fn generate_tactical(&self, list: &mut MoveList) {
+        let us = self.side;
+        if self.variant.needs_board_rules()
+            || self.variant.reserve.is_some() && self.reserve_pending(us)
+        {
+            self.generate_pseudo_legal(list);
+            return;
+        }
+        for i in 0..self.squares_of(us).len() {
+            let from = self.squares_of(us)[i];
+            let cell = self.cell_fast(from);
+            let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
+            if moves.overlapping || !moves.rays.is_empty() || self.can_gate_from(from, cell) {
+                self.generate_from(from, list);
+            } else if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
+                self.generate_plain::<true, false, _>(from, cell, list);
+            } else {
+                self.generate_plain::<false, false, _>(from, cell, list);
+            }
+        }
+    }
+
     /// Appends the pseudo-legal moves of the man on `from` (with their gating forms).
     /// Returns true when the man can pass (see [`Position::generate_piece_moves`]).
     pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) -> bool {
@@ -124,9 +150,9 @@ impl Position {
     #[inline(always)]
     fn generate_single_legs<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
         if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
-            self.generate_plain::<true, S>(from, cell, sink);
+            self.generate_plain::<true, true, S>(from, cell, sink);
         } else {
-            self.generate_plain::<false, S>(from, cell, sink);
+            self.generate_plain::<false, true, S>(from, cell, sink);
         }
         let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
         for ray in &moves.rays {
@@ -164,8 +190,9 @@ impl Position {
 
     /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true
     /// for the types that promote, whose moves into the zone are expanded into the choices.
+    /// Without `QUIETS`, only captures and promotions are generated.
     #[inline(always)]
-    fn generate_plain<const PROMOTES: bool, S: MoveSink>(
+    fn generate_plain<const PROMOTES: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         from: Square,
         cell: Cell,
@@ -175,6 +202,8 @@ impl Position {
         let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
         let us_bit = us.cell_bit();
         let zone = &self.variant.promotion.zone[us.index()];
+        // A quiet move is kept when quiet moves are wanted or when it promotes.
+        let keep_quiet = |to: Square| QUIETS || PROMOTES && zone[to.index()];
         let add = |list: &mut S, to: Square| {
             if PROMOTES && zone[to.index()] {
                 self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, list);
@@ -188,7 +217,9 @@ impl Position {
             // Border cells carry both colour bits, so this one test keeps empty and enemy squares.
             if c & us_bit == 0 {
                 if leap.mode == QUIET | CAPTURE {
-                    add(list, to);
+                    if c != 0 || keep_quiet(to) {
+                        add(list, to);
+                    }
                     continue;
                 }
                 // A move onto the e.p. square by a man who may capture e.p. there is always
@@ -202,12 +233,14 @@ impl Position {
                         self.st.ep_victim,
                         list,
                     );
-                } else if leap.mode & if c == 0 { QUIET } else { CAPTURE } != 0 {
+                } else if leap.mode & if c == 0 { QUIET } else { CAPTURE } != 0
+                    && (c != 0 || keep_quiet(to))
+                {
                     add(list, to);
                 }
             }
         }
-        if !moves.double_steps.is_empty() && cell.is_virgin() {
+        if (QUIETS || PROMOTES) && !moves.double_steps.is_empty() && cell.is_virgin() {
             let leaves_ep = self.variant.ep_types & (1 << cell.id().0) != 0;
             for ds in &moves.double_steps {
                 let (passed, to) = (from.offset(ds.passed), from.offset(ds.delta));
@@ -228,7 +261,7 @@ impl Position {
                 to = to.offset(slide.delta);
                 let c = self.cell_fast(to).0;
                 if c == 0 {
-                    if slide.mode & QUIET != 0 {
+                    if slide.mode & QUIET != 0 && keep_quiet(to) {
                         add(list, to);
                     }
                     steps += 1;

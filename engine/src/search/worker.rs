@@ -1048,8 +1048,12 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             let mut all = MoveList::new();
-            self.pos.generate_pseudo_legal(&mut all);
             let checks = qply == 0 && self.checking;
+            if checks {
+                self.pos.generate_pseudo_legal(&mut all);
+            } else {
+                self.pos.generate_tactical(&mut all);
+            }
             for &mv in all.iter() {
                 if mv.promotion().is_some()
                     || self.pos.is_capture(mv)
