@@ -1,8 +1,8 @@
 //! Search and evaluation: static exchange evaluation on hand-checked exchanges, mates found
 //! and scored exactly (one behind a sacrifice), the variant's stalemate and checkmate
 //! values, repetition and move-count draws, the game-end adjudication of `rules`, determinism
-//! of one-thread searches (node count and move), the bench signature, and Lazy SMP returning a
-//! legal move.
+//! of one-thread searches (node count and move), the bench signature, Lazy SMP returning a
+//! legal move, and a settled mate ending a timed search early.
 
 use chimera_engine::rules::Termination;
 use chimera_engine::search::see::{see, see_ge, SeeValues};
@@ -49,6 +49,23 @@ fn finds_mate_in_one_and_two_with_exact_scores() {
     assert!(matches!(r.score, Score::Cp(_) | Score::Mate(_)));
     let (_, r) = search("chess", "k7/8/1K6/8/8/8/8/7R b - - 0 1", depth(5));
     assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn a_settled_mate_ends_a_search_on_the_clock_but_not_a_fixed_depth_one() {
+    // WAC.001 again: mate in 2 (3 plies). On the clock the search stops once the score has
+    // held for a few iterations deep enough to cover the line; a fixed depth is searched out.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let on_clock = Limits {
+        movetime: Some(60_000),
+        ..Limits::default()
+    };
+    let (_, r) = search("chess", fen, on_clock);
+    assert_eq!(r.score, Score::Mate(2));
+    assert!((10..=16).contains(&r.depth), "stopped at depth {}", r.depth);
+    let (_, r) = search("chess", fen, depth(24));
+    assert_eq!(r.score, Score::Mate(2));
+    assert_eq!(r.depth, 24);
 }
 
 #[test]

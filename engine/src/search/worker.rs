@@ -121,6 +121,10 @@ pub(crate) struct Worker<'a> {
 /// Entries in each thread's evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 
+/// Iterations in a row that must repeat a mate score before a search on the clock may stop
+/// early with it (see [`Worker::mate_settled`]).
+const MATE_STABLE_ITERATIONS: u32 = 3;
+
 impl<'a> Worker<'a> {
     pub fn new(
         id: usize,
@@ -192,6 +196,7 @@ impl<'a> Worker<'a> {
             return self.iterate_lines(max_depth, lines, report);
         }
         let mut depth = 1;
+        let mut mate_streak = 0;
         while depth <= max_depth {
             if self.skips(depth) {
                 depth += 1;
@@ -245,6 +250,11 @@ impl<'a> Worker<'a> {
                 }
                 break;
             }
+            mate_streak = if score.abs() >= MATE_BOUND && score == result.score {
+                mate_streak + 1
+            } else {
+                0
+            };
             result = IterResult {
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
                 score,
@@ -273,7 +283,9 @@ impl<'a> Worker<'a> {
                         break;
                     }
                 }
-                if self.mate_found(score, limits.mate) {
+                if self.mate_found(score, limits.mate)
+                    || self.mate_settled(score, depth, mate_streak)
+                {
                     break;
                 }
             }
@@ -284,6 +296,20 @@ impl<'a> Worker<'a> {
         }
         self.publish();
         result
+    }
+
+    /// True when a search on the clock may end early because its mate score is settled: the
+    /// iteration depth covers the whole mating line with room to spare and the score has not
+    /// changed for [`MATE_STABLE_ITERATIONS`] iterations. Deeper iterations would only repeat
+    /// it (or find a slightly shorter mate), and the clock time is worth more later in the
+    /// game. Searches without a deadline (fixed depth or nodes, infinite, pondering) go on.
+    fn mate_settled(&self, score: Value, depth: u32, streak: u32) -> bool {
+        let on_clock = self.shared.budget.soft.is_some() && !self.shared.limits.infinite;
+        let plies = MATE - score.abs();
+        on_clock
+            && score.abs() >= MATE_BOUND
+            && streak >= MATE_STABLE_ITERATIONS
+            && depth as Value >= 2 * plies + 4
     }
 
     /// Helper threads leave out some iterations, each helper a different pattern of blocks of
