@@ -6,6 +6,7 @@
 //! sized from the variant: chess fits its continuation table exactly; the large variants
 //! (Vanguard's 21 types on 16x16) share a bounded table through a hash of the slot pair.
 
+use super::pages::large_vec;
 use crate::types::{Color, PieceId, Square};
 
 /// The largest magnitude a history entry reaches (updates saturate towards it).
@@ -50,7 +51,7 @@ impl History {
             pieces,
             cells,
             quiet: vec![0; 2 * slots],
-            cont: [vec![0; size], vec![0; size]],
+            cont: [large_vec(size, || 0), large_vec(size, || 0)],
             slots,
             hash_bits,
         }

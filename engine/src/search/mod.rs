@@ -4,12 +4,14 @@
 //! - `see`: static exchange evaluation, for move ordering and quiescence pruning;
 //! - `tt`: the transposition table;
 //! - `time`: turning clock limits into a soft and a hard deadline;
-//! - `worker`: one thread's alpha-beta search, move ordering and histories.
+//! - `worker`: one thread's alpha-beta search, move ordering and histories;
+//! - `pages`: allocation of the large tables so that they may use huge pages.
 //!
 //! The engine never prints: every result goes through the [`SearchReport`] trait, and scores
 //! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
 
 mod history;
+mod pages;
 pub mod see;
 pub mod time;
 pub mod tt;

@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use super::pages::large_vec;
 use super::{Value, MATE_BOUND};
 use crate::types::Move;
 
@@ -100,10 +101,8 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one entry).
     pub fn new(mb: usize) -> TranspositionTable {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: large_vec(n, Bucket::default),
             generation: AtomicU8::new(0),
         }
     }
