@@ -2,9 +2,11 @@
 //! per (colour, piece type, destination) and continuation histories per (previous move,
 //! move), one for the opponent's last move and one for the mover's own move before it.
 //!
-//! Moves are named by their "slot", piece type x destination cell, so that the tables are
-//! sized from the variant: chess fits its continuation table exactly; the large variants
-//! (Vanguard's 21 types on 16x16) share a bounded table through a hash of the slot pair.
+//! Moves are named by their "slot", piece type x destination square, so that the tables are
+//! sized from the variant: squares are numbered densely (the mailbox's border cells take no
+//! room), which keeps chess's exact continuation table at a few hundred kilobytes, near the
+//! processor; the large variants (Vanguard's 21 types on 16x16) share a bounded table through
+//! a hash of the slot pair.
 
 use super::pages::large_vec;
 use crate::types::{Color, PieceId, Square};
@@ -15,12 +17,17 @@ pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 /// Entries of a continuation table at most (a power of two; 2 bytes each).
 const CONT_MAX_ENTRIES: usize = 1 << 21;
 
-/// A piece type on a destination cell: `type * cells + cell`.
+/// The square number of a border cell.
+const OFF_BOARD: u32 = u32::MAX;
+
+/// A piece type on a destination square: `type * squares + square number`.
 pub(crate) type Slot = u32;
 
 pub(crate) struct History {
     pieces: usize,
-    cells: usize,
+    /// Per mailbox cell: the square's number among the real squares, or [`OFF_BOARD`].
+    square_number: Vec<u32>,
+    squares: usize,
     /// Per (colour, slot).
     quiet: Vec<i32>,
     /// Per (previous slot, slot), for the opponent's last move and for the mover's own
@@ -39,8 +46,21 @@ fn saturate(entry: i32, bonus: i32) -> i32 {
 }
 
 impl History {
-    pub fn new(pieces: usize, cells: usize) -> History {
-        let slots = pieces * cells;
+    /// Tables for `pieces` types on a mailbox of `cells` cells, of which `is_square` tells
+    /// the real squares.
+    pub fn new(pieces: usize, cells: usize, is_square: impl Fn(usize) -> bool) -> History {
+        let mut squares = 0;
+        let square_number = (0..cells)
+            .map(|cell| {
+                if is_square(cell) {
+                    squares += 1;
+                    squares as u32 - 1
+                } else {
+                    OFF_BOARD
+                }
+            })
+            .collect();
+        let slots = pieces * squares;
         let pairs = slots * slots;
         let (size, hash_bits) = if pairs <= CONT_MAX_ENTRIES {
             (pairs.max(1), 0)
@@ -49,7 +69,8 @@ impl History {
         };
         History {
             pieces,
-            cells,
+            square_number,
+            squares,
             quiet: vec![0; 2 * slots],
             cont: [large_vec(size, || 0), large_vec(size, || 0)],
             slots,
@@ -61,7 +82,8 @@ impl History {
     #[inline]
     pub fn slot(&self, id: PieceId, to: Square) -> Option<Slot> {
         let (id, to) = (id.index(), to.index());
-        (id < self.pieces && to < self.cells).then(|| (id * self.cells + to) as Slot)
+        let sq = *self.square_number.get(to)?;
+        (id < self.pieces && sq != OFF_BOARD).then(|| (id * self.squares) as Slot + sq)
     }
 
     #[inline]
@@ -107,7 +129,7 @@ mod tests {
 
     #[test]
     fn updates_saturate_and_keep_their_sign() {
-        let mut h = History::new(6, 120);
+        let mut h = History::new(6, 120, |_| true);
         let s = h.slot(PieceId(1), Square(40)).unwrap();
         let prev = [h.slot(PieceId(2), Square(50)), None];
         for _ in 0..1000 {
@@ -125,9 +147,20 @@ mod tests {
 
     #[test]
     fn large_variants_use_a_bounded_table() {
-        let h = History::new(21, 400);
+        let h = History::new(21, 400, |_| true);
         assert_eq!(h.cont[0].len(), CONT_MAX_ENTRIES);
-        let exact = History::new(6, 120);
+        let exact = History::new(6, 120, |_| true);
         assert_eq!(exact.cont[0].len(), 720 * 720);
+    }
+
+    #[test]
+    fn border_cells_take_no_slot() {
+        // Cells 0-9 of a 20-cell mailbox are border; 10-19 are the squares.
+        let h = History::new(3, 20, |cell| cell >= 10);
+        assert_eq!(h.slot(PieceId(0), Square(5)), None);
+        assert_eq!(h.slot(PieceId(0), Square(10)), Some(0));
+        assert_eq!(h.slot(PieceId(2), Square(19)), Some(29));
+        assert_eq!(h.slot(PieceId(3), Square(12)), None);
+        assert_eq!(h.cont[0].len(), 30 * 30);
     }
 }

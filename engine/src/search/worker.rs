@@ -155,7 +155,9 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
-            history: History::new(pieces, cells),
+            history: History::new(pieces, cells, |cell| {
+                v.geometry.contains(Square(cell as u16))
+            }),
             played: vec![None; MAX_PLY + 1],
             cells,
             pieces,
