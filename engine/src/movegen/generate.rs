@@ -91,10 +91,8 @@ impl Position {
             let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
             if moves.overlapping || !moves.rays.is_empty() || self.can_gate_from(from, cell) {
                 self.generate_from(from, list);
-            } else if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
-                self.generate_plain::<true, false, _>(from, cell, list);
             } else {
-                self.generate_plain::<false, false, _>(from, cell, list);
+                self.generate_plain_of::<false, _>(from, cell, list);
             }
         }
     }
@@ -149,11 +147,7 @@ impl Position {
     /// The single-leg moves (fast tables and general rays) of the man `cell` on `from`.
     #[inline(always)]
     fn generate_single_legs<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
-        if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
-            self.generate_plain::<true, true, S>(from, cell, sink);
-        } else {
-            self.generate_plain::<false, true, S>(from, cell, sink);
-        }
+        self.generate_plain_of::<true, S>(from, cell, sink);
         let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
         for ray in &moves.rays {
             if ray.initial && !cell.is_virgin() {
@@ -186,6 +180,22 @@ impl Position {
             }
         }
         pass
+    }
+
+    /// [`Position::generate_plain`] for the man `cell` on `from`, with `PROMOTES` set for the
+    /// types that promote.
+    #[inline(always)]
+    fn generate_plain_of<const QUIETS: bool, S: MoveSink>(
+        &self,
+        from: Square,
+        cell: Cell,
+        sink: &mut S,
+    ) {
+        if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
+            self.generate_plain::<true, QUIETS, S>(from, cell, sink);
+        } else {
+            self.generate_plain::<false, QUIETS, S>(from, cell, sink);
+        }
     }
 
     /// The fast path: plain leaps and slides of the man `cell` on `from`. `PROMOTES` is true

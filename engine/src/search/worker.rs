@@ -306,12 +306,11 @@ impl<'a> Worker<'a> {
     /// it (or find a slightly shorter mate), and the clock time is worth more later in the
     /// game. Searches without a deadline (fixed depth or nodes, infinite, pondering) go on.
     fn mate_settled(&self, score: Value, depth: u32, streak: u32) -> bool {
+        // The streak only counts mate scores.
         let on_clock = self.shared.budget.soft.is_some() && !self.shared.limits.infinite;
-        let plies = MATE - score.abs();
         on_clock
-            && score.abs() >= MATE_BOUND
             && streak >= MATE_STABLE_ITERATIONS
-            && depth as Value >= 2 * plies + 4
+            && depth as Value >= 2 * (MATE - score.abs()) + 4
     }
 
     /// Helper threads leave out some iterations, each helper a different pattern of blocks of
@@ -368,6 +367,16 @@ impl<'a> Worker<'a> {
             }
         }
         self.stopped
+    }
+
+    /// Makes `mv` at `ply` of the search path: records it where the histories and the
+    /// countermove of the next ply read it, and starts loading the child's table bucket.
+    #[inline]
+    fn play(&mut self, mv: Move, ply: usize) {
+        self.played[ply] = self.slot(mv);
+        self.pos.make_move(mv);
+        self.shared.tt.prefetch(self.pos.hash());
+        self.path[ply] = mv;
     }
 
     /// The histories' name for `mv` (before it is made).
@@ -637,9 +646,7 @@ impl<'a> Worker<'a> {
             if !self.pos.is_capture(mv) || self.see_ge(mv, probe_beta - static_eval) != Some(true) {
                 continue;
             }
-            self.played[ply] = self.slot(mv);
-            self.pos.make_move(mv);
-            self.path[ply] = mv;
+            self.play(mv, ply);
             let window = (-probe_beta, -probe_beta + 1);
             let mut v = -self.qsearch(window.0, window.1, ply + 1, 0, None);
             if v >= probe_beta {
@@ -904,10 +911,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            self.played[ply] = self.slot(mv);
-            self.pos.make_move(mv);
-            self.shared.tt.prefetch(self.pos.hash());
-            self.path[ply] = mv;
+            self.play(mv, ply);
             let gives_check = may_check && self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man.
             let extend = gives_check && {
@@ -1131,11 +1135,7 @@ impl<'a> Worker<'a> {
             if needs_check && !(self.checking && self.pos.may_give_check(mv)) {
                 continue;
             }
-            // The histories and the countermove at the next ply read what was played here.
-            self.played[ply] = self.slot(mv);
-            self.pos.make_move(mv);
-            self.shared.tt.prefetch(self.pos.hash());
-            self.path[ply] = mv;
+            self.play(mv, ply);
             let mut gives_check = None;
             if !in_check {
                 if self.pos.royal_in_danger(us) {
