@@ -54,8 +54,29 @@ fn is_bad_capture(score: i32) -> bool {
     (SCORE_BAD_CAPTURE - (1 << 20)..SCORE_BAD_CAPTURE).contains(&score)
 }
 
-/// Ordering scores, one per move of a [`MoveList`].
-type ScoreList = arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>;
+/// Ordering scores, one per move of a [`MoveList`], in the same order. A capture or promotion
+/// that might lose material by static exchange is first scored as a winning one and marked
+/// unchecked; [`Worker::pick`] runs the exchange only when the move comes up for its turn, so
+/// that the many nodes that cut off early never pay for the exchanges of moves they never try.
+#[derive(Default)]
+struct ScoreList {
+    score: arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>,
+    unchecked: arrayvec::ArrayVec<bool, { crate::movegen::MAX_MOVES }>,
+}
+
+impl ScoreList {
+    #[inline]
+    fn push(&mut self, score: i32, unchecked: bool) {
+        self.score.push(score);
+        self.unchecked.push(unchecked);
+    }
+
+    #[inline]
+    fn swap(&mut self, i: usize, j: usize) {
+        self.score.swap(i, j);
+        self.unchecked.swap(i, j);
+    }
+}
 
 /// How often (in nodes, a power of two) a thread publishes its node count and the main thread
 /// looks at the clock: often enough that the slowest variants (Vanguard, some 20-60 thousand
@@ -508,48 +529,57 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let counter = self.counter_index(ply).map(|i| self.counters[i]);
         for &mv in moves.iter() {
-            scores.push(if tt_key != 0 && move_key(mv) == tt_key {
-                SCORE_TT
+            if tt_key != 0 && move_key(mv) == tt_key {
+                scores.push(SCORE_TT, false);
             } else if let Some(victim) = self.pos.captured_piece(mv) {
                 let victim = self.value(victim);
                 let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
+                let promotion = mv.promotion().map_or(0, |p| self.value(p));
                 // Taking a man worth at least the taker never loses material: no SEE needed.
-                match (victim < attacker).then(|| self.see(mv)).flatten() {
-                    Some(s) if s < 0 => SCORE_BAD_CAPTURE + s,
-                    _ => {
-                        SCORE_CAPTURE + victim * 16 - attacker / 16
-                            + mv.promotion().map_or(0, |p| self.value(p))
-                    }
-                }
+                let score = SCORE_CAPTURE + victim * 16 - attacker / 16 + promotion;
+                scores.push(score, victim < attacker);
             } else if let Some(p) = mv.promotion() {
-                match self.see(mv) {
-                    Some(s) if s < 0 => SCORE_BAD_CAPTURE + s,
-                    _ => SCORE_CAPTURE + self.value(p) - 200,
-                }
-            } else if mv == self.killers[ply][0] {
-                SCORE_KILLER + 1
-            } else if mv == self.killers[ply][1] {
-                SCORE_KILLER
-            } else if counter == Some(mv) {
-                SCORE_KILLER - 1
+                scores.push(SCORE_CAPTURE + self.value(p) - 200, true);
             } else {
-                self.quiet_history(side, mv, ply)
-            });
+                let score = if mv == self.killers[ply][0] {
+                    SCORE_KILLER + 1
+                } else if mv == self.killers[ply][1] {
+                    SCORE_KILLER
+                } else if counter == Some(mv) {
+                    SCORE_KILLER - 1
+                } else {
+                    self.quiet_history(side, mv, ply)
+                };
+                scores.push(score, false);
+            }
         }
     }
 
     /// Moves the best-scored move among `i..` to `i` (selection sort, one step at a time: most
-    /// nodes cut off after a move or two).
+    /// nodes cut off after a move or two). An unchecked capture that comes out best is checked
+    /// first; one that loses material drops to the losing captures' place and the choice is
+    /// made again, which picks the same moves in the same order as scoring every exchange up
+    /// front would.
     #[inline]
-    fn pick(moves: &mut MoveList, scores: &mut ScoreList, i: usize) {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
-                best = j;
+    fn pick(&self, moves: &mut MoveList, scores: &mut ScoreList, i: usize) {
+        loop {
+            let mut best = i;
+            for j in i + 1..moves.len() {
+                if scores.score[j] > scores.score[best] {
+                    best = j;
+                }
             }
+            if scores.unchecked[best] {
+                scores.unchecked[best] = false;
+                if let Some(s) = self.see(moves[best]).filter(|&s| s < 0) {
+                    scores.score[best] = SCORE_BAD_CAPTURE + s;
+                    continue;
+                }
+            }
+            moves.swap(i, best);
+            scores.swap(i, best);
+            return;
         }
-        moves.swap(i, best);
-        scores.swap(i, best);
     }
 
     /// The value of the side to move having lost its last royal man, in variants without check
@@ -853,7 +883,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut scores = ScoreList::new();
+        let mut scores = ScoreList::default();
         self.score_moves(&moves, tt_key, ply, &mut scores);
 
         let us = self.pos.side_to_move();
@@ -863,7 +893,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, i);
+            self.pick(&mut moves, &mut scores, i);
             let mv = moves[i];
             if mv == excluded || root && self.root_skip.contains(&mv) {
                 continue;
@@ -897,7 +927,7 @@ impl<'a> Worker<'a> {
                 } else {
                     -100 * depth * depth
                 };
-                if (quiet && depth <= 4 || is_bad_capture(scores[i]))
+                if (quiet && depth <= 4 || is_bad_capture(scores.score[i]))
                     && self.see_ge(mv, margin) == Some(false)
                 {
                     let checks = may_check && {
@@ -1095,7 +1125,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut scores = ScoreList::new();
+        let mut scores = ScoreList::default();
         self.score_moves(&moves, tt_key, ply, &mut scores);
         let them = us.opposite();
         let mut best_move = NO_MOVE;
@@ -1106,7 +1136,7 @@ impl<'a> Worker<'a> {
             .as_ref()
             .is_some_and(|g| !g.blocks_check);
         for i in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, i);
+            self.pick(&mut moves, &mut scores, i);
             let mv = moves[i];
             let tactical = mv.promotion().is_some() || self.pos.is_capture(mv);
             // A capture that cannot raise the score to alpha, or that puts a valuable man
@@ -1116,7 +1146,9 @@ impl<'a> Worker<'a> {
             if !in_check && tactical {
                 let victim = self.pos.captured_piece(mv).map_or(0, |p| self.value(p));
                 let promo = mv.promotion().map_or(0, |p| self.value(p));
-                if promo == 0 && stand_pat + victim + 200 <= alpha || is_bad_capture(scores[i]) {
+                if promo == 0 && stand_pat + victim + 200 <= alpha
+                    || is_bad_capture(scores.score[i])
+                {
                     doubtful = true;
                 } else if self.see_values_unusable() {
                     let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
