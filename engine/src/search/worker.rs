@@ -48,10 +48,19 @@ const SCORE_BAD_CAPTURE: i32 = 1 << 26;
 /// How far above beta a capture's shallow search must reach for ProbCut to trust it.
 const PROBCUT_MARGIN: Value = 200;
 
+/// The exchange value of a move whose ordering score says SEE found it losing material
+/// (worked out when the move was picked), `None` for every other score.
+#[inline]
+fn losing_exchange(score: i32) -> Option<Value> {
+    (SCORE_BAD_CAPTURE - (1 << 20)..SCORE_BAD_CAPTURE)
+        .contains(&score)
+        .then(|| score - SCORE_BAD_CAPTURE)
+}
+
 /// True for the ordering score of a move that SEE says loses material.
 #[inline]
 fn is_bad_capture(score: i32) -> bool {
-    (SCORE_BAD_CAPTURE - (1 << 20)..SCORE_BAD_CAPTURE).contains(&score)
+    losing_exchange(score).is_some()
 }
 
 /// Ordering scores, one per move of a [`MoveList`], in the same order. A capture or promotion
@@ -919,38 +928,37 @@ impl<'a> Worker<'a> {
                 continue;
             }
             // Low depth: a quiet move that loses the mover, or a capture that loses much more
-            // than the margin, is not worth a search.
-            if !root && !in_check && best > -MATE_BOUND && depth <= 6 && !is_killer && searched > 0
-            {
-                let margin = if quiet {
-                    -60 * depth
+            // than the margin, is not worth a search unless it gives check.
+            let losing = !root
+                && !in_check
+                && best > -MATE_BOUND
+                && depth <= 6
+                && !is_killer
+                && searched > 0
+                && if quiet {
+                    depth <= 4 && self.see_ge(mv, -60 * depth) == Some(false)
                 } else {
-                    -100 * depth * depth
+                    // A losing capture's exchange was worked out when it was picked.
+                    losing_exchange(scores.score[i]).is_some_and(|s| s < -100 * depth * depth)
                 };
-                if (quiet && depth <= 4 || is_bad_capture(scores.score[i]))
-                    && self.see_ge(mv, margin) == Some(false)
-                {
-                    let checks = may_check && {
-                        self.pos.make_move(mv);
-                        let checks = self.pos.in_check();
-                        self.pos.unmake_move();
-                        checks
-                    };
-                    if !checks {
-                        continue;
-                    }
-                }
+            if losing && !may_check {
+                continue;
             }
             self.play(mv, ply);
             let gives_check = may_check && self.pos.in_check();
-            // Check extension, for checks that do not simply lose the checking man.
-            let extend = gives_check && {
-                self.pos.unmake_move();
-                let safe = self.see_ge(mv, 0) != Some(false);
-                self.pos.make_move(mv);
-                safe
-            };
-            if futile && !gives_check {
+            // Check extension, for checks that do not simply lose the checking man. A capture
+            // or promotion ranked by its ordering score had its exchange judged when it was
+            // picked; only quiet checks and the table move need the test.
+            let extend = gives_check
+                && if !quiet && scores.score[i] != SCORE_TT {
+                    !is_bad_capture(scores.score[i])
+                } else {
+                    self.pos.unmake_move();
+                    let safe = self.see_ge(mv, 0) != Some(false);
+                    self.pos.make_move(mv);
+                    safe
+                };
+            if (futile || losing) && !gives_check {
                 self.pos.unmake_move();
                 continue;
             }
