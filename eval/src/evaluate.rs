@@ -13,21 +13,9 @@ use chimera_engine::variant::tables::CAPTURE;
 use chimera_engine::{PieceId, Position, VariantRef};
 
 use crate::pawns::{self, FileCounts};
-use crate::tables::Tables;
-use crate::threats;
+use crate::tables::{Tables, Weights};
+use crate::terms::Terms;
 
-/// Bonus for the side to move.
-const TEMPO: (i32, i32) = (15, 5);
-/// Bonus for colour-bound men of one type on both square colours.
-const PAIR: (i32, i32) = (30, 45);
-/// Passed pawn bonus at full progress (grows with its square).
-const PASSED: (f64, f64) = (45.0, 130.0);
-/// Pawn shield: an own pawn type right in front of the royal man, and two squares in front.
-const SHIELD: (i32, i32) = (14, 7);
-/// Penalty per squared unit of attack on the royal neighbourhood (middlegame only).
-const ROYAL_ATTACK: i32 = 3;
-/// The largest royal-attack penalty.
-const ROYAL_ATTACK_MAX: i32 = 600;
 /// How far the score of material, square tables and pairs may be from the full evaluation in
 /// practice (mobility, royal safety, passed pawns): beyond this distance from the window, the
 /// lazy evaluation stops early.
@@ -58,6 +46,7 @@ type Sums = [(i32, i32); 2];
 #[derive(Clone, Debug)]
 pub struct VariantEval {
     tables: Tables,
+    terms: Terms,
     variant: VariantRef,
     /// Lookup by mailbox offset + `zone_bias`: true for the offsets of the eight neighbours and
     /// the square itself.
@@ -78,11 +67,13 @@ pub struct VariantEval {
 impl VariantEval {
     /// Builds the evaluation of `variant` (once per variant).
     pub fn new(variant: &VariantRef) -> VariantEval {
-        VariantEval::with_tables(variant, Tables::new(variant))
+        VariantEval::with_weights(variant, &Weights::default(), &Terms::default())
     }
 
-    /// An evaluation with the given tables (for tuning).
-    pub fn with_tables(variant: &VariantRef, tables: Tables) -> VariantEval {
+    /// An evaluation whose tables are built with `weights` and whose positional terms weigh
+    /// `terms` (for tuning).
+    pub fn with_weights(variant: &VariantRef, weights: &Weights, terms: &Terms) -> VariantEval {
+        let tables = Tables::with_weights(variant, weights);
         let g = &variant.geometry;
         let stride = g.stride() as i32;
         let zone_bias = stride + 1;
@@ -114,6 +105,7 @@ impl VariantEval {
             .collect();
         VariantEval {
             tables,
+            terms: terms.clone(),
             variant: variant.clone(),
             zone,
             zone_bias,
@@ -214,8 +206,8 @@ impl VariantEval {
                 phase_mat += n * info.value_mg;
             }
             if cb_colours[c].contains(&3) {
-                score[c].0 += PAIR.0;
-                score[c].1 += PAIR.1;
+                score[c].0 += self.terms.pair.0;
+                score[c].1 += self.terms.pair.1;
             }
         }
 
@@ -333,9 +325,9 @@ impl VariantEval {
                         let df = (self.coords[sq.index()].3 as usize).min(63);
                         if file_pawns[c][df] == 0 {
                             let bonus = if file_pawns[them.index()][df] == 0 {
-                                threats::ROOK_OPEN
+                                self.terms.rook_open
                             } else {
-                                threats::ROOK_HALF_OPEN
+                                self.terms.rook_half_open
                             };
                             score[c].0 += bonus.0;
                             score[c].1 += bonus.1;
@@ -353,14 +345,15 @@ impl VariantEval {
                             let rider_rank = last(self.coords[sq.index()].2);
                             let royal_rank = last(self.coords[k.index()].2);
                             if rider_rank == ranks - 2 && royal_rank == ranks - 1 {
-                                score[c].0 += threats::ROOK_SEVENTH.0;
-                                score[c].1 += threats::ROOK_SEVENTH.1;
+                                score[c].0 += self.terms.rook_seventh.0;
+                                score[c].1 += self.terms.rook_seventh.1;
                             }
                         }
                     }
                 }
                 if attackers >= 2 {
-                    let penalty = (units * units * ROYAL_ATTACK).min(ROYAL_ATTACK_MAX);
+                    let penalty =
+                        (units * units * self.terms.royal_attack).min(self.terms.royal_attack_max);
                     score[them.index()].0 -= penalty;
                 }
             }
@@ -372,8 +365,8 @@ impl VariantEval {
                     let hanging = attacked[sq.index()] & (us | them) == them;
                     if hanging && t.pieces.get(id).is_some_and(|p| !p.pawn && !p.royal) {
                         let other = color.opposite().index();
-                        score[other].0 += threats::HANGING.0;
-                        score[other].1 += threats::HANGING.1;
+                        score[other].0 += self.terms.hanging.0;
+                        score[other].1 += self.terms.hanging.1;
                     }
                 }
             }
@@ -397,7 +390,7 @@ impl VariantEval {
                         if ff < 0 || ff >= g.files as i32 {
                             continue;
                         }
-                        for (step, bonus) in [(1, SHIELD.0), (2, SHIELD.1)] {
+                        for (step, bonus) in [(1, self.terms.shield.0), (2, self.terms.shield.1)] {
                             let rr = r + forward * step;
                             if rr < 0 || rr >= g.ranks as i32 {
                                 continue;
@@ -429,16 +422,18 @@ impl VariantEval {
                         ranks - 1 - r
                     };
                     let p2 = (rel as f64 / span).powi(2);
-                    score[c].0 += pawns::CONNECTED_BASE.0 + (pawns::CONNECTED_GAIN.0 * p2) as i32;
-                    score[c].1 += pawns::CONNECTED_BASE.1 + (pawns::CONNECTED_GAIN.1 * p2) as i32;
+                    score[c].0 += self.terms.connected_base.0
+                        + (self.terms.connected_gain.0 as f64 * p2) as i32;
+                    score[c].1 += self.terms.connected_base.1
+                        + (self.terms.connected_gain.1 as f64 * p2) as i32;
                 }
                 if file_pawns[c][f] > 1 {
-                    score[c].0 -= pawns::DOUBLED.0;
-                    score[c].1 -= pawns::DOUBLED.1;
+                    score[c].0 -= self.terms.doubled.0;
+                    score[c].1 -= self.terms.doubled.1;
                 }
                 if pawns::isolated(&file_pawns[c], f, files) {
-                    score[c].0 -= pawns::ISOLATED.0;
-                    score[c].1 -= pawns::ISOLATED.1;
+                    score[c].0 -= self.terms.isolated.0;
+                    score[c].1 -= self.terms.isolated.1;
                 }
                 let blocked =
                     (f.saturating_sub(1)..=(f + 1).min(files.saturating_sub(1))).any(|ff| {
@@ -456,11 +451,14 @@ impl VariantEval {
                     };
                     let progress = rel as f64 / span;
                     let p2 = progress * progress;
-                    let (mut mg, mut eg) = ((PASSED.0 * p2) as i32, (PASSED.1 * p2) as i32);
+                    let (mut mg, mut eg) = (
+                        (self.terms.passed.0 as f64 * p2) as i32,
+                        (self.terms.passed.1 as f64 * p2) as i32,
+                    );
                     let front = sq.offset(self.rank_step * forward as i16);
                     if !pos.cell(front).is_empty() {
-                        mg = mg * pawns::BLOCKED_PASSER_SHARE / 100;
-                        eg = eg * pawns::BLOCKED_PASSER_SHARE / 100;
+                        mg = mg * self.terms.blocked_passer_share / 100;
+                        eg = eg * self.terms.blocked_passer_share / 100;
                     }
                     // Royal men near the square in front: the defender's stops the passer,
                     // the owner's escorts it.
@@ -471,8 +469,8 @@ impl VariantEval {
                             pawns::king_distance((kb, kf, kr), front_at)
                         })
                     };
-                    let escort = pawns::PASSER_ENEMY_KING * distance(royal[them]) as f64
-                        - pawns::PASSER_OWN_KING * distance(royal[c]) as f64;
+                    let escort = self.terms.passer_enemy_king as f64 * distance(royal[them]) as f64
+                        - self.terms.passer_own_king as f64 * distance(royal[c]) as f64;
                     eg += (escort * p2) as i32;
                     score[c].0 += mg;
                     score[c].1 += eg;
@@ -489,7 +487,7 @@ impl VariantEval {
     #[inline(always)]
     fn add_threat(&self, sum: &mut (i32, i32), attacker: i32, pawn: bool, victim: PieceId) {
         if let Some(p) = self.tables.pieces.get(victim.index()) {
-            if let Some((mg, eg)) = threats::threat(attacker, pawn, p.value_mg) {
+            if let Some((mg, eg)) = self.terms.threat(attacker, pawn, p.value_mg) {
                 sum.0 += mg;
                 sum.1 += eg;
             }
@@ -529,8 +527,8 @@ impl VariantEval {
     ) -> Value {
         let us = pos.side_to_move().index();
         let them = 1 - us;
-        let mg = score[us].0 - score[them].0 + TEMPO.0;
-        let eg = score[us].1 - score[them].1 + TEMPO.1;
+        let mg = score[us].0 - score[them].0 + self.terms.tempo.0;
+        let eg = score[us].1 - score[them].1 + self.terms.tempo.1;
         let mut v = (mg * phase + eg * (256 - phase)) / 256;
         // Without pawn types, a small material edge rarely wins: scale toward a draw.
         let strong = if v > 0 { us } else { them };

@@ -1,6 +1,7 @@
 //! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), the
-//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`), and the weights
-//! of its pawn-structure terms (`pawns`) and of its threat and open-file terms (`threats`).
+//! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`), the weights of its
+//! positional terms (`terms`), the pawn helpers they need (`pawns`), and the flat list of
+//! named weights that tuners change (`tuning`).
 //!
 //! [`Evaluator`]: chimera_engine::search::Evaluator
 #![deny(missing_docs)]
@@ -8,10 +9,12 @@
 pub mod evaluate;
 pub mod pawns;
 pub mod tables;
-pub mod threats;
+pub mod terms;
+pub mod tuning;
 
 pub use evaluate::VariantEval;
 pub use tables::{PieceInfo, Tables, ValueSource, Weights};
+pub use terms::Terms;
 
 #[cfg(test)]
 mod tests {

@@ -1,25 +1,6 @@
-//! Pawn-structure and passed-pawn weights, and the small geometric helpers they need. A "pawn"
+//! The small geometric helpers of the pawn-structure and passed-pawn terms. A "pawn"
 //! here is any man of a promoting type; a "file" is a display file (boards side by side).
 
-/// Penalty for each pawn-type man sharing its file with another of its side: the rear one
-/// cannot advance past the front one, and neither defends the other.
-pub const DOUBLED: (i32, i32) = (8, 18);
-/// Penalty for a pawn-type man with no own pawn-type man on either neighbouring file: no pawn
-/// can ever defend it, and the square in front of it is a hole for the enemy.
-pub const ISOLATED: (i32, i32) = (8, 12);
-/// Bonus for a pawn-type man defended by another or standing beside one (connected): the
-/// base, and the gain at full progress (growing with the square of the progress).
-pub const CONNECTED_BASE: (i32, i32) = (5, 2);
-/// See [`CONNECTED_BASE`].
-pub const CONNECTED_GAIN: (f64, f64) = (45.0, 30.0);
-/// Share (percent) of the passed-pawn bonus kept when the square in front of the passer is
-/// occupied: a blocked passer is far less of a threat.
-pub const BLOCKED_PASSER_SHARE: i32 = 55;
-/// Endgame bonus per square of distance (capped at [`KING_DISTANCE_CAP`]) between the enemy
-/// royal man and the square in front of a passer, at full progress.
-pub const PASSER_ENEMY_KING: f64 = 18.0;
-/// Endgame penalty per square of distance between the own royal man and that square.
-pub const PASSER_OWN_KING: f64 = 7.0;
 /// Distances beyond this count as this: a royal man further away is out of play either way.
 pub const KING_DISTANCE_CAP: i32 = 5;
 

@@ -24,6 +24,10 @@ pub struct Weights {
     pub pawn_base: f64,
     /// The share of the best promotion's value a pawn type adds.
     pub pawn_promotion: f64,
+    /// A pawn type's middlegame value as a share of its base-plus-promotion worth.
+    pub pawn_mg_share: f64,
+    /// A pawn type's endgame value as a share of that worth (pawns gain as the board empties).
+    pub pawn_eg_share: f64,
     /// Centralisation bonus of the most short-ranged piece, middlegame and endgame.
     pub centre_mg: f64,
     /// Endgame centralisation bonus.
@@ -34,6 +38,11 @@ pub struct Weights {
     pub pawn_advance_mg: f64,
     /// Middlegame bonus of the royal man per rank nearer its own first rank.
     pub royal_home_mg: f64,
+    /// Mobility bonus (mg, eg) per square of reach beyond the average, for leaper-like men
+    /// (most of whose reach is by leaps).
+    pub mobility_leaper: (i32, i32),
+    /// The same for rider-like men.
+    pub mobility_rider: (i32, i32),
 }
 
 impl Default for Weights {
@@ -44,11 +53,15 @@ impl Default for Weights {
             square: 0.4,
             pawn_base: 60.0,
             pawn_promotion: 0.042,
+            pawn_mg_share: 0.9,
+            pawn_eg_share: 1.2,
             centre_mg: 30.0,
             centre_eg: 24.0,
             pawn_advance_eg: 90.0,
             pawn_advance_mg: 30.0,
             royal_home_mg: 14.0,
+            mobility_leaper: (6, 6),
+            mobility_rider: (4, 4),
         }
     }
 }
@@ -248,8 +261,8 @@ impl Tables {
             .unwrap_or(0) as f64;
         for p in pieces.iter_mut().filter(|p| p.pawn) {
             let base = w.pawn_base + w.pawn_promotion * best_promotion;
-            p.value_mg = (base * 0.9).round() as i32;
-            p.value_eg = (base * 1.2).round() as i32;
+            p.value_mg = (base * w.pawn_mg_share).round() as i32;
+            p.value_eg = (base * w.pawn_eg_share).round() as i32;
         }
         for p in pieces.iter_mut() {
             if p.royal {
@@ -273,13 +286,11 @@ impl Tables {
             }
             if !p.pawn {
                 // A few centipawns per square of reach beyond the average.
-                let m = if p.leaper_mobility > p.rider_mobility {
-                    6
+                (p.mobility_mg, p.mobility_eg) = if p.leaper_mobility > p.rider_mobility {
+                    w.mobility_leaper
                 } else {
-                    4
+                    w.mobility_rider
                 };
-                p.mobility_mg = m;
-                p.mobility_eg = m;
             }
         }
 
