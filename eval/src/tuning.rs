@@ -80,7 +80,6 @@ impl Params {
             ("isolated", &mut t.isolated),
             ("connected_base", &mut t.connected_base),
             ("connected_gain", &mut t.connected_gain),
-            ("shield", &mut t.shield),
             ("threat_by_pawn", &mut t.threat_by_pawn),
             ("threat_by_lesser", &mut t.threat_by_lesser),
             ("hanging", &mut t.hanging),
@@ -91,6 +90,8 @@ impl Params {
             out.push((format!("{name}.mg"), Knob::Int(&mut v.0)));
             out.push((format!("{name}.eg"), Knob::Int(&mut v.1)));
         }
+        out.push(("shield.near".to_string(), Knob::Int(&mut t.shield.0)));
+        out.push(("shield.far".to_string(), Knob::Int(&mut t.shield.1)));
         for (name, v) in [
             ("blocked_passer_share", &mut t.blocked_passer_share),
             ("passer_enemy_king", &mut t.passer_enemy_king),
