@@ -3,7 +3,10 @@
 //! result by a logistic curve, and the knobs of `chimera_eval::tuning::Params` are moved one at
 //! a time while the mean squared error against the games' results falls.
 //!
-//! `cargo run --release --example tune -- [--variant V] [--rounds N] GAMES.pgn...`
+//! `cargo run --release --example tune -- [--variant V] [--rounds N] [--freeze K1,K2] GAMES.pgn...`
+//!
+//! Knobs named by `--freeze` keep their values (the material knobs, say, to keep the
+//! evaluation's scale where the search's margins expect it).
 //!
 //! The games come from `chimera match ... --pgn FILE` (self-play at a fast time control serves).
 //! A position counts when it is past the opening's random moves, its side to move is not in
@@ -39,12 +42,18 @@ fn main() {
     let mut variant = "chess".to_string();
     let mut rounds = 30usize;
     let mut files = Vec::new();
+    let mut frozen: Vec<String> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--variant" => {
                 i += 1;
                 variant = args.get(i).cloned().unwrap_or_default();
+            }
+            "--freeze" => {
+                i += 1;
+                let names = args.get(i).cloned().unwrap_or_default();
+                frozen.extend(names.split(',').map(str::to_string));
             }
             "--rounds" => {
                 i += 1;
@@ -59,7 +68,7 @@ fn main() {
         std::process::exit(2);
     };
     if files.is_empty() {
-        eprintln!("usage: tune [--variant V] [--rounds N] GAMES.pgn...");
+        eprintln!("usage: tune [--variant V] [--rounds N] [--freeze K1,K2] GAMES.pgn...");
         std::process::exit(2);
     }
     let mut samples = Vec::new();
@@ -87,13 +96,24 @@ fn main() {
         "scale {k:.3}; error {best:.6}, held out {:.6}",
         error(&v, &params, &test, k)
     );
-    let count = params.knobs().len();
+    let names: Vec<String> = params.knobs().into_iter().map(|(n, _)| n).collect();
+    for name in &frozen {
+        if !names.contains(name) {
+            eprintln!("no knob '{name}'; the knobs are: {}", names.join(" "));
+            std::process::exit(2);
+        }
+    }
+    let count = names.len();
     // Per knob, the step in units of the knob: large at first, halved when neither direction
     // helps, so that far-off weights move quickly and near ones settle exactly.
     let mut steps = vec![8.0f64; count];
     for round in 1..=rounds {
         let mut moved = 0;
         for (i, step) in steps.iter_mut().enumerate() {
+            if frozen.contains(&names[i]) {
+                *step = 1.0;
+                continue;
+            }
             let unit = params.knobs()[i].1.unit();
             let mut improved = false;
             for dir in [1.0, -1.0] {
