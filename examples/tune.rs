@@ -72,13 +72,14 @@ fn main() {
         std::process::exit(2);
     }
     let mut samples = Vec::new();
+    let mut games = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
             eprintln!("{file}: {e}");
             std::process::exit(2);
         });
         let before = samples.len();
-        read_games(&v, &text, &mut samples);
+        read_games(&v, &text, &mut games, &mut samples);
         eprintln!("{file}: {} positions", samples.len() - before);
     }
     let (train, test): (Vec<Sample>, Vec<Sample>) =
@@ -119,8 +120,11 @@ fn main() {
             for dir in [1.0, -1.0] {
                 loop {
                     let mut trial = params.clone();
-                    let current = trial.knobs()[i].1.get();
-                    trial.knobs()[i].1.set(current + dir * *step * unit);
+                    {
+                        let mut knobs = trial.knobs();
+                        let knob = &mut knobs[i].1;
+                        knob.set(knob.get() + dir * *step * unit);
+                    }
                     let e = error(&v, &trial, &train, k);
                     if e < best {
                         best = e;
@@ -152,16 +156,17 @@ fn main() {
 }
 
 /// Reads every game of a PGN text and keeps its quiet positions.
-fn read_games(v: &VariantRef, text: &str, out: &mut Vec<Sample>) {
+/// `games` counts the games read so far, over all files, and numbers each sample's game.
+fn read_games(v: &VariantRef, text: &str, games: &mut usize, out: &mut Vec<Sample>) {
     let mut result = None;
     let mut fen = None;
     let mut movetext = String::new();
     let mut flush = |result: &mut Option<f64>, fen: &mut Option<String>, movetext: &mut String| {
+        let fen = fen.take();
         if let Some(r) = result.take() {
-            let game = out.last().map_or(0, |s: &Sample| s.game + 1);
-            replay(v, fen.take().as_deref(), movetext, r, game, out);
+            replay(v, fen.as_deref(), movetext, r, *games, out);
+            *games += 1;
         }
-        fen.take();
         movetext.clear();
     };
     for line in text.lines() {
@@ -275,9 +280,8 @@ fn expected(e: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
 }
 
-/// Mean squared error between the expected and the actual results.
-fn error(v: &VariantRef, params: &Params, samples: &[Sample], k: f64) -> f64 {
-    let scores = white_scores(v, params, samples);
+/// Mean squared error between the expected results of `scores` and the actual results.
+fn mean_error(scores: &[f64], samples: &[Sample], k: f64) -> f64 {
     let sum: f64 = scores
         .par_iter()
         .zip(samples.par_iter())
@@ -286,16 +290,15 @@ fn error(v: &VariantRef, params: &Params, samples: &[Sample], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// Mean squared error of the evaluation weighed by `params`.
+fn error(v: &VariantRef, params: &Params, samples: &[Sample], k: f64) -> f64 {
+    mean_error(&white_scores(v, params, samples), samples, k)
+}
+
 /// The logistic scale that fits the untuned evaluation best (golden-section search).
 fn fit_scale(v: &VariantRef, params: &Params, samples: &[Sample]) -> f64 {
     let scores = white_scores(v, params, samples);
-    let err = |k: f64| -> f64 {
-        scores
-            .iter()
-            .zip(samples)
-            .map(|(&e, s)| (s.result - expected(e, k)).powi(2))
-            .sum::<f64>()
-    };
+    let err = |k: f64| mean_error(&scores, samples, k);
     let (mut lo, mut hi) = (0.05f64, 3.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
