@@ -124,4 +124,35 @@ mod tests {
         let safe = chess_eval("4k3/8/8/3n4/8/4P3/8/4K3 b - - 0 1");
         assert!(attacked < safe, "{attacked} {safe}");
     }
+
+    #[test]
+    fn the_lazy_margin_covers_the_positional_terms() {
+        // The lazy evaluation stops after material, square tables and pairs when they are
+        // LAZY_MARGIN outside the window; that is only sound if the terms it skips rarely add up
+        // to more. Measured on the tactical positions of Win At Chess, where they are largest
+        // (men hanging, royal men under attack).
+        let v = builtin("chess").unwrap();
+        let e = VariantEval::new(&v);
+        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/wac.epd");
+        let text = std::fs::read_to_string(suite).unwrap();
+        let mut gaps = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            let pos = Position::from_fen(&v, &format!("{} 0 1", fields.join(" "))).unwrap();
+            // A window far below any real score makes the lazy evaluation stop early.
+            let (partial, complete) = e.evaluate_lazy(&pos, -30_000, -29_999);
+            assert!(!complete);
+            gaps.push((e.evaluate(&pos) - partial).abs());
+        }
+        gaps.sort_unstable();
+        let beyond = gaps.iter().filter(|&&g| g >= evaluate::LAZY_MARGIN).count();
+        let median = gaps[gaps.len() / 2];
+        assert!(gaps.len() >= 290, "{}", gaps.len());
+        assert!(
+            beyond * 50 <= gaps.len() && median * 4 <= evaluate::LAZY_MARGIN,
+            "{beyond} of {} positions beyond the margin; median {median}, largest {:?}",
+            gaps.len(),
+            &gaps[gaps.len() - 5..]
+        );
+    }
 }
