@@ -9,8 +9,12 @@ use chimera_engine::types::{Color, Geometry, Square};
 use chimera_engine::variant::tables::{HopKind, CAPTURE, QUIET};
 use chimera_engine::{Variant, VariantRef};
 
-/// The weights the tables are generated with. The defaults are calibrated on orthodox chess
-/// (a knight, a bishop, a rook and a queen come out near 320, 320, 540 and 960).
+/// The weights the tables are generated with. The defaults are fitted to chess games with
+/// `examples/tune` (see [`Terms`]'s defaults): a pawn comes out at 75 (middlegame) and 83
+/// (endgame), a knight, a bishop, a rook and a queen near 376, 383, 659 and 1196. The royal
+/// man's home-rank bonus is zero: the fit wanted him off his first rank, which chess does not.
+///
+/// [`Terms`]: crate::terms::Terms
 #[derive(Clone, Debug)]
 pub struct Weights {
     /// Value per square of average rider mobility.
@@ -48,20 +52,20 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Weights {
         Weights {
-            rider: 33.0,
-            leaper: 58.9,
-            square: 0.4,
+            rider: 38.28,
+            leaper: 68.324,
+            square: 0.628,
             pawn_base: 60.0,
             pawn_promotion: 0.042,
-            pawn_mg_share: 0.9,
-            pawn_eg_share: 1.2,
-            centre_mg: 30.0,
-            centre_eg: 24.0,
-            pawn_advance_eg: 90.0,
-            pawn_advance_mg: 30.0,
-            royal_home_mg: 14.0,
-            mobility_leaper: (6, 6),
-            mobility_rider: (4, 4),
+            pawn_mg_share: 0.6849,
+            pawn_eg_share: 0.7548,
+            centre_mg: 34.0904,
+            centre_eg: 41.2051,
+            pawn_advance_eg: 41.6160,
+            pawn_advance_mg: 34.1040,
+            royal_home_mg: 0.0,
+            mobility_leaper: (2, 11),
+            mobility_rider: (3, 7),
         }
     }
 }
