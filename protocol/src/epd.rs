@@ -144,11 +144,13 @@ pub fn run(
         if ok {
             solved += 1;
         }
-        // A right move that only came with the last, unfinished iteration was found at the end.
-        let found = match (ok, watch.found) {
-            (false, _) => "-".to_string(),
-            (true, Some((time, nodes))) => format!("{}ms/{}", time.as_millis(), nodes),
-            (true, None) => format!("{}ms/{}", r.time.as_millis(), r.nodes),
+        let found = if ok {
+            // A right move that only came with the last, unfinished iteration was found at
+            // the end.
+            let (time, nodes) = watch.found.unwrap_or((r.time, r.nodes));
+            format!("{}ms/{}", time.as_millis(), nodes)
+        } else {
+            "-".to_string()
         };
         let played = r.best.map_or("(none)".to_string(), |m| to_san(&mut pos, m));
         writeln!(
