@@ -297,6 +297,7 @@ fn check_node(
 
     check_fen_round_trip(report, pos, shadow, &at, &legal_set);
     check_tactical(report, pos, &at);
+    check_deferred(report, pos, &at);
 
     if perft {
         let engine = pos.perft(2);
@@ -354,6 +355,37 @@ fn check_tactical(report: &mut Report, pos: &Position, at: &str) {
     if !strays.is_empty() {
         report.fail(format!(
             "{at}\n  tactical generator gives moves the full one does not: {strays:?}"
+        ));
+    }
+}
+
+/// The search's generation with deferred legality tests: the listed moves that pass their
+/// test (when they need one) are exactly the legal moves, in the same order, with nothing
+/// listed when there are none.
+fn check_deferred(report: &mut Report, pos: &mut Position, at: &str) {
+    let mut legal = MoveList::new();
+    pos.generate_legal(&mut legal);
+    let mut listed = MoveList::new();
+    let deferred = pos.generate_legal_deferred(&mut listed);
+    let passed: Vec<Move> = listed
+        .iter()
+        .copied()
+        .filter(|&m| !deferred.needs_test(m) || pos.passes_deferred_test(m, &deferred))
+        .collect();
+    if passed != legal.iter().copied().collect::<Vec<_>>() {
+        let (missing, extra) = set_diff(
+            &texts(pos, &legal).into_iter().collect(),
+            &passed.iter().map(|&m| pos.move_text(m)).collect(),
+        );
+        report.fail(format!(
+            "{at}\n  deferred legality lacks {missing:?}, has extra {extra:?}"
+        ));
+    }
+    if legal.is_empty() != listed.is_empty() {
+        report.fail(format!(
+            "{at}\n  deferred generation lists {} moves, {} legal",
+            listed.len(),
+            legal.len()
         ));
     }
 }

@@ -38,6 +38,38 @@ impl Guard {
     }
 }
 
+/// The men whose moves [`Position::generate_legal_deferred`] listed without testing them:
+/// the royal man and the pinned men, when the side to move is not in check. Most nodes of a
+/// search are cut after a move or two, so most of these tests are never needed; the search
+/// makes the test when it comes to the move ([`Position::passes_deferred_test`]).
+#[derive(Clone, Debug, Default)]
+pub struct DeferredLegality {
+    /// The royal man, or `Square::NONE` when nothing was deferred.
+    royal: Square,
+    pinned: ArrayVec<Square, 32>,
+}
+
+impl DeferredLegality {
+    /// Nothing deferred: every listed move is legal.
+    fn none() -> DeferredLegality {
+        DeferredLegality {
+            royal: Square::NONE,
+            pinned: ArrayVec::new(),
+        }
+    }
+
+    /// True when `mv` was listed without its legality test (castling never is).
+    #[inline]
+    pub fn needs_test(&self, mv: Move) -> bool {
+        self.royal != Square::NONE
+            && !matches!(
+                mv.kind,
+                MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
+            )
+            && (mv.from == self.royal || self.pinned.contains(&mv.from))
+    }
+}
+
 impl Position {
     /// True when the check rule protects `color`'s royal men: always when it has one; with
     /// several, only when the variant protects each of them (not under extinction royalty,
@@ -208,7 +240,7 @@ impl Position {
             return;
         }
         match self.guard() {
-            Some(guard) => self.generate_guarded(list, &guard),
+            Some(guard) => self.generate_guarded(list, &guard, true),
             None => {
                 let start = list.len();
                 self.generate_pseudo_legal(list);
@@ -217,9 +249,53 @@ impl Position {
         }
     }
 
+    /// Appends the moves of the side to move like [`Position::generate_legal`], except that,
+    /// out of check, the moves of the royal man and of pinned men may be listed untested: the
+    /// returned [`DeferredLegality`] names them, and each must pass
+    /// [`Position::passes_deferred_test`] before it is made. At least one listed move is legal
+    /// whenever any is listed, so an empty list still means no legal move.
+    pub fn generate_legal_deferred(&mut self, list: &mut MoveList) -> DeferredLegality {
+        if self.variant.needs_board_rules()
+            || !self.royals_protected(self.side)
+            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
+        {
+            self.generate_legal(list);
+            return DeferredLegality::none();
+        }
+        let Some(guard) = self.guard().filter(|g| !g.in_check) else {
+            self.generate_legal(list);
+            return DeferredLegality::none();
+        };
+        let start = list.len();
+        self.generate_guarded(list, &guard, false);
+        let deferred = DeferredLegality {
+            royal: guard.royal,
+            pinned: guard.pinned.clone(),
+        };
+        if list[start..].iter().all(|&mv| deferred.needs_test(mv)) {
+            // Only the royal man and pinned men can move: test them now, so that an empty list
+            // keeps meaning mate or stalemate.
+            self.keep_legal(list, start, Some(&guard));
+            return DeferredLegality::none();
+        }
+        deferred
+    }
+
+    /// The legality test of a move that [`Position::generate_legal_deferred`] left untested.
+    #[inline]
+    pub fn passes_deferred_test(&mut self, mv: Move, deferred: &DeferredLegality) -> bool {
+        if mv.from == deferred.royal && matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+            self.royal_step_safe(mv.from, mv.to)
+        } else {
+            self.is_legal_by_making(mv)
+        }
+    }
+
     /// Legal generation on the fast path: the moves of a man who is neither royal nor pinned,
-    /// when not in check, are legal without a test, except en passant captures.
-    fn generate_guarded(&mut self, list: &mut MoveList, guard: &Guard) {
+    /// when not in check, are legal without a test, except en passant captures. With
+    /// `test_all` false, the royal man's and pinned men's moves are left untested (out of
+    /// check only; see [`Position::generate_legal_deferred`]).
+    fn generate_guarded(&mut self, list: &mut MoveList, guard: &Guard, test_all: bool) {
         let us = self.side;
         let ep_possible = self.st.ep != Square::NONE;
         let mut pass = false;
@@ -227,9 +303,15 @@ impl Position {
             let from = self.squares_of(us)[i];
             let start = list.len();
             pass |= self.generate_from(from, list);
-            if guard.in_check || from == guard.royal || guard.pinned.contains(&from) {
+            // The royal man's and pinned men's moves (their en passant captures included)
+            // are tested with the guard, or all left to the caller.
+            let guarded_man = from == guard.royal || guard.pinned.contains(&from);
+            if guard.in_check || guarded_man && test_all {
                 self.keep_legal(list, start, Some(guard));
-            } else if ep_possible && list[start..].iter().any(|m| m.kind == MoveKind::EnPassant) {
+            } else if !guarded_man
+                && ep_possible
+                && list[start..].iter().any(|m| m.kind == MoveKind::EnPassant)
+            {
                 self.keep_legal(list, start, None);
             }
         }

@@ -14,6 +14,7 @@ use super::{
     MATE_BOUND, MAX_PLY,
 };
 use crate::board::position::Position;
+use crate::movegen::legal::DeferredLegality;
 use crate::movegen::MoveList;
 use crate::types::{Color, Move, MoveKind, Square};
 
@@ -515,6 +516,13 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// True when `mv`, listed by [`Position::generate_legal_deferred`], is legal: only the
+    /// moves it left untested are tested.
+    #[inline]
+    fn legal(&mut self, mv: Move, deferred: &DeferredLegality) -> bool {
+        !deferred.needs_test(mv) || self.pos.passes_deferred_test(mv, deferred)
+    }
+
     /// The static exchange value of `mv`, when SEE can judge it.
     #[inline]
     fn see(&self, mv: Move) -> Option<Value> {
@@ -665,15 +673,17 @@ impl<'a> Worker<'a> {
     /// Only captures that SEE says win at least the gap between the static value and that
     /// bound are tried, each first by quiescence so that most are dismissed cheaply. Returns
     /// the value to cut with. Not for turns of several parts (the child's sign is not fixed).
+    /// The static value is the node's, kept in `evals[ply]`.
     fn probcut(
         &mut self,
         moves: &MoveList,
+        deferred: &DeferredLegality,
         depth: i32,
         beta: Value,
-        static_eval: Value,
         ply: usize,
         cut_node: bool,
     ) -> Option<Value> {
+        let static_eval = self.evals[ply];
         if beta.abs() >= MATE_BOUND
             || static_eval.abs() >= MATE_BOUND
             || self.pos.variant().turns.is_some()
@@ -682,7 +692,10 @@ impl<'a> Worker<'a> {
         }
         let probe_beta = beta + PROBCUT_MARGIN;
         for &mv in moves.iter() {
-            if !self.pos.is_capture(mv) || self.see_ge(mv, probe_beta - static_eval) != Some(true) {
+            if !self.pos.is_capture(mv)
+                || self.see_ge(mv, probe_beta - static_eval) != Some(true)
+                || !self.legal(mv, deferred)
+            {
                 continue;
             }
             self.play(mv, ply);
@@ -847,12 +860,12 @@ impl<'a> Worker<'a> {
         }
 
         let mut moves = MoveList::new();
-        self.pos.generate_legal(&mut moves);
+        let deferred = self.pos.generate_legal_deferred(&mut moves);
         if moves.is_empty() {
             return game_value(self.pos.no_move_value(in_check), ply);
         }
         if !pv_node && !in_check && !singular_search && depth >= 5 {
-            if let Some(v) = self.probcut(&moves, depth, beta, static_eval, ply, cut_node) {
+            if let Some(v) = self.probcut(&moves, &deferred, depth, beta, ply, cut_node) {
                 return v;
             }
         }
@@ -869,7 +882,12 @@ impl<'a> Worker<'a> {
         }) {
             let tt_value = value_from_tt(e.value, ply);
             if tt_value.abs() < MATE_BOUND {
-                if let Some(&tt_move) = moves.iter().find(|&&m| move_key(m) == e.move_key) {
+                let tt_move = moves
+                    .iter()
+                    .copied()
+                    .find(|&m| move_key(m) == e.move_key)
+                    .filter(|&m| self.legal(m, &deferred));
+                if let Some(tt_move) = tt_move {
                     let singular_beta = tt_value - 2 * depth;
                     self.excluded[ply] = tt_move;
                     let v = self.negamax(
@@ -942,6 +960,9 @@ impl<'a> Worker<'a> {
                     losing_exchange(scores.score[i]).is_some_and(|s| s < -100 * depth * depth)
                 };
             if losing && !may_check {
+                continue;
+            }
+            if !self.legal(mv, &deferred) {
                 continue;
             }
             self.play(mv, ply);
