@@ -42,7 +42,7 @@ impl Guard {
 /// the royal man and the pinned men, when the side to move is not in check. Most nodes of a
 /// search are cut after a move or two, so most of these tests are never needed; the search
 /// makes the test when it comes to the move ([`Position::passes_deferred_test`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DeferredLegality {
     /// The royal man, or `Square::NONE` when nothing was deferred.
     royal: Square,
