@@ -1,6 +1,8 @@
 //! Legality: which pseudo-legal moves leave the mover's royal man safe. A fast path decides most
 //! moves without making them (single royal, plain leaps and slides only: pins are found by
-//! walking lines from the royal man); everything else is made, tested and unmade.
+//! walking lines from the royal man); everything else is made, tested and unmade. For the
+//! search, the tests of the royal man's and pinned men's moves can be left until each move is
+//! about to be made.
 
 use arrayvec::ArrayVec;
 
