@@ -11,6 +11,7 @@ use crate::board::position::Position;
 use crate::types::{Cell, Color, Move, MoveKind, Square};
 
 /// What the fast legality test needs to know about the position, computed once per node.
+#[derive(Debug)]
 struct Guard {
     /// The mover's only royal man, when the fast path applies.
     royal: Square,
@@ -32,6 +33,16 @@ impl Guard {
         }
     }
 
+    /// True for a move that the deferred generation leaves untested: one of the royal man or
+    /// of a pinned man (castling is always tested when generated).
+    #[inline]
+    fn deferred_move(&self, mv: Move) -> bool {
+        !matches!(
+            mv.kind,
+            MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
+        ) && (mv.from == self.royal || self.pinned.contains(&mv.from))
+    }
+
     /// True when a plain move or drop to `to` by a man that is neither the royal man nor pinned
     /// leaves the royal man safe: always out of check; in check, only by taking the one man
     /// giving it or stepping between.
@@ -44,31 +55,20 @@ impl Guard {
 /// the royal man and the pinned men, when the side to move is not in check. Most nodes of a
 /// search are cut after a move or two, so most of these tests are never needed; the search
 /// makes the test when it comes to the move ([`Position::passes_deferred_test`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct DeferredLegality {
-    /// The royal man, or `Square::NONE` when nothing was deferred.
-    royal: Square,
-    pinned: ArrayVec<Square, 32>,
+    /// The position's guard (out of check), or `None` when nothing was deferred.
+    guard: Option<Guard>,
 }
 
 impl DeferredLegality {
     /// Nothing deferred: every listed move is legal.
-    fn none() -> DeferredLegality {
-        DeferredLegality {
-            royal: Square::NONE,
-            pinned: ArrayVec::new(),
-        }
-    }
+    const NONE: DeferredLegality = DeferredLegality { guard: None };
 
     /// True when `mv` was listed without its legality test (castling never is).
     #[inline]
     pub fn needs_test(&self, mv: Move) -> bool {
-        self.royal != Square::NONE
-            && !matches!(
-                mv.kind,
-                MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
-            )
-            && (mv.from == self.royal || self.pinned.contains(&mv.from))
+        self.guard.as_ref().is_some_and(|g| g.deferred_move(mv))
     }
 }
 
@@ -231,24 +231,7 @@ impl Position {
 
     /// Appends every legal move of the side to move.
     pub fn generate_legal(&mut self, list: &mut MoveList) {
-        if self.variant.needs_board_rules() {
-            self.generate_legal_board_rules(list);
-            return;
-        }
-        if !self.royals_protected(self.side)
-            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
-        {
-            self.generate_pseudo_legal(list);
-            return;
-        }
-        match self.guard() {
-            Some(guard) => self.generate_guarded(list, &guard, true),
-            None => {
-                let start = list.len();
-                self.generate_pseudo_legal(list);
-                self.keep_legal(list, start, None);
-            }
-        }
+        self.generate_legal_or_deferred(list, false);
     }
 
     /// Appends the moves of the side to move like [`Position::generate_legal`], except that,
@@ -257,40 +240,49 @@ impl Position {
     /// [`Position::passes_deferred_test`] before it is made. At least one listed move is legal
     /// whenever any is listed, so an empty list still means no legal move.
     pub fn generate_legal_deferred(&mut self, list: &mut MoveList) -> DeferredLegality {
-        if self.variant.needs_board_rules()
-            || !self.royals_protected(self.side)
-            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
-        {
-            self.generate_legal(list);
-            return DeferredLegality::none();
-        }
-        let Some(guard) = self.guard().filter(|g| !g.in_check) else {
-            self.generate_legal(list);
-            return DeferredLegality::none();
-        };
-        let start = list.len();
-        self.generate_guarded(list, &guard, false);
-        let deferred = DeferredLegality {
-            royal: guard.royal,
-            pinned: guard.pinned.clone(),
-        };
-        if list[start..].iter().all(|&mv| deferred.needs_test(mv)) {
-            // Only the royal man and pinned men can move: test them now, so that an empty list
-            // keeps meaning mate or stalemate.
-            self.keep_legal(list, start, Some(&guard));
-            return DeferredLegality::none();
-        }
-        deferred
+        self.generate_legal_or_deferred(list, true)
     }
 
     /// The legality test of a move that [`Position::generate_legal_deferred`] left untested.
     #[inline]
     pub fn passes_deferred_test(&mut self, mv: Move, deferred: &DeferredLegality) -> bool {
-        if mv.from == deferred.royal && matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep) {
-            self.royal_step_safe(mv.from, mv.to)
-        } else {
-            self.is_legal_by_making(mv)
+        match &deferred.guard {
+            Some(guard) => self.legal_with_guard(mv, guard),
+            None => true,
         }
+    }
+
+    /// Both generators: with `defer`, the fast path out of check leaves the royal man's and
+    /// pinned men's moves untested.
+    fn generate_legal_or_deferred(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
+        if self.variant.needs_board_rules() {
+            self.generate_legal_board_rules(list);
+            return DeferredLegality::NONE;
+        }
+        if !self.royals_protected(self.side)
+            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
+        {
+            self.generate_pseudo_legal(list);
+            return DeferredLegality::NONE;
+        }
+        let start = list.len();
+        let Some(guard) = self.guard() else {
+            self.generate_pseudo_legal(list);
+            self.keep_legal(list, start, None);
+            return DeferredLegality::NONE;
+        };
+        let defer = defer && !guard.in_check;
+        self.generate_guarded(list, &guard, !defer);
+        if !defer {
+            return DeferredLegality::NONE;
+        }
+        if list[start..].iter().all(|&mv| guard.deferred_move(mv)) {
+            // Only the royal man and pinned men can move: test them now, so that an empty list
+            // keeps meaning mate or stalemate.
+            self.keep_legal(list, start, Some(&guard));
+            return DeferredLegality::NONE;
+        }
+        DeferredLegality { guard: Some(guard) }
     }
 
     /// Legal generation on the fast path: the moves of a man who is neither royal nor pinned,
