@@ -124,8 +124,6 @@ pub(crate) struct Worker<'a> {
     root_depth: i32,
     /// Ply of the last null move on the current path (repetitions do not cross it).
     last_null: Vec<usize>,
-    /// Per ply: the move left out by a singular-extension test search, or `NO_MOVE`.
-    excluded: Vec<Move>,
     lmr: Vec<[u8; 64]>,
     /// Mover colour with the bits of the variant that the node code asks about.
     checking: bool,
@@ -197,7 +195,6 @@ impl<'a> Worker<'a> {
             evals: [0; MAX_PLY + 1],
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
-            excluded: vec![NO_MOVE; MAX_PLY + 1],
             lmr,
             root_fail_high: None,
             checking: v.checking,
@@ -772,16 +769,8 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0, Some(in_check));
         }
-        let excluded = self.excluded[ply];
-        let singular_search = excluded != NO_MOVE;
         let key = self.pos.hash();
-        // A test search with a move left out is not this position's search: it neither reads
-        // nor writes the table's verdict.
-        let entry = if singular_search {
-            None
-        } else {
-            self.shared.tt.probe(key)
-        };
+        let entry = self.shared.tt.probe(key);
         let tt_key = entry.map_or(0, |e| e.move_key);
         if let Some(e) = entry {
             let v = value_from_tt(e.value, ply);
@@ -796,16 +785,10 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
-        let static_eval = if in_check {
-            -INFINITE
-        } else if singular_search {
-            self.evals[ply]
-        } else {
-            self.evaluate()
-        };
+        let static_eval = if in_check { -INFINITE } else { self.evaluate() };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        if !pv_node && !in_check && !singular_search {
+        if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all,
             // unless the opponent has a threat that the static value cannot see (a mate after a
             // sacrifice, typically): above depth 1, a quiescence search after a pass (quiet
@@ -864,50 +847,9 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return game_value(self.pos.no_move_value(in_check), ply);
         }
-        if !pv_node && !in_check && !singular_search && depth >= 5 {
+        if !pv_node && !in_check && depth >= 5 {
             if let Some(v) = self.probcut(&moves, &deferred, depth, beta, ply, cut_node) {
                 return v;
-            }
-        }
-        // Singular extension: when the table's move is the only one that keeps the score up
-        // (every other move fails low against a margin below it, at reduced depth), it is
-        // searched one ply deeper. When even the others reach beta, the node is cut at once.
-        let mut singular_extend = false;
-        if let Some(e) = entry.filter(|e| {
-            !root
-                && depth >= 6
-                && e.move_key != 0
-                && e.depth >= depth - 3
-                && e.bound != Bound::Upper
-        }) {
-            let tt_value = value_from_tt(e.value, ply);
-            if tt_value.abs() < MATE_BOUND {
-                let tt_move = moves
-                    .iter()
-                    .copied()
-                    .find(|&m| move_key(m) == e.move_key)
-                    .filter(|&m| self.legal(m, &deferred));
-                if let Some(tt_move) = tt_move {
-                    let singular_beta = tt_value - 2 * depth;
-                    self.excluded[ply] = tt_move;
-                    let v = self.negamax(
-                        (depth - 1) / 2,
-                        singular_beta - 1,
-                        singular_beta,
-                        ply,
-                        Some(in_check),
-                        cut_node,
-                    );
-                    self.excluded[ply] = NO_MOVE;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v < singular_beta {
-                        singular_extend = true;
-                    } else if singular_beta >= beta {
-                        return singular_beta;
-                    }
-                }
             }
         }
         let mut scores = ScoreList::default();
@@ -922,7 +864,7 @@ impl<'a> Worker<'a> {
         for i in 0..moves.len() {
             self.pick(&mut moves, &mut scores, i);
             let mv = moves[i];
-            if mv == excluded || root && self.root_skip.contains(&mv) {
+            if root && self.root_skip.contains(&mv) {
                 continue;
             }
             let capture = self.pos.is_capture(mv);
@@ -983,8 +925,7 @@ impl<'a> Worker<'a> {
                 self.pos.unmake_move();
                 continue;
             }
-            let singular = singular_extend && tt_key != 0 && move_key(mv) == tt_key;
-            let new_depth = depth - 1 + (extend || singular) as i32;
+            let new_depth = depth - 1 + extend as i32;
             let mut v;
             if searched == 0 {
                 // The first move: at a cut node it should refute (its child fails low); at an
@@ -1062,12 +1003,8 @@ impl<'a> Worker<'a> {
             }
         }
         if searched == 0 {
-            // Every move was pruned (or, in a singular test, the only move was left out): the
-            // node is as bad as its static value says.
+            // Every move was pruned: the node is as bad as its static value says.
             return alpha;
-        }
-        if singular_search {
-            return best;
         }
         // A root searched without some of its moves has no true value to keep.
         if !root || self.root_skip.is_empty() {
