@@ -227,7 +227,15 @@ impl<'a> Worker<'a> {
         }
         let mut depth = 1;
         let mut mate_streak = 0;
-        while depth <= max_depth {
+        // Helpers go on past a depth limit until the main thread stops them: a helper that
+        // finished early would otherwise sit idle while the main thread completes the last
+        // iteration, the one that takes longest.
+        let last_depth = if self.id == 0 {
+            max_depth
+        } else {
+            MAX_PLY as u32 - 1
+        };
+        while depth <= last_depth {
             if self.skips(depth) {
                 depth += 1;
                 continue;
