@@ -169,3 +169,31 @@ fn a_stop_before_the_search_starts_is_kept_after_arm() {
         assert_eq!(r.depth, 3);
     }
 }
+
+#[test]
+fn a_two_thread_search_reports_the_line_it_plays() {
+    // Whichever thread's result is chosen (a helper's when it completed a deeper iteration
+    // first), the last report is the move played, at the depth the result says, at least the
+    // depth asked for.
+    let (pos, eval) = setup(
+        "chess",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    );
+    for depth in [7, 8, 9] {
+        let mut keep = Keep::default();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = Searcher::new(8, 2).search(&pos, &limits, &eval, &mut keep);
+        let last = keep.0.last().expect("at least one iteration");
+        assert!(
+            r.depth >= depth,
+            "depth {depth}: result at depth {}",
+            r.depth
+        );
+        assert_eq!(last.depth, r.depth, "depth {depth}");
+        assert_eq!(last.pv.first(), r.best.as_ref(), "depth {depth}");
+        assert_eq!(last.pv, r.pv, "depth {depth}");
+    }
+}

@@ -317,21 +317,43 @@ impl Searcher {
             start,
             threads: self.threads,
         };
-        let result = std::thread::scope(|s| {
-            for id in 1..self.threads {
-                let shared = &shared;
-                let p = pos.clone();
-                s.spawn(move || {
-                    let mut w = worker::Worker::new(id, p, shared, eval);
-                    w.iterate(&mut Silent);
-                });
-            }
+        let (main, helpers) = std::thread::scope(|s| {
+            let handles: Vec<_> = (1..self.threads)
+                .map(|id| {
+                    let shared = &shared;
+                    let p = pos.clone();
+                    s.spawn(move || worker::Worker::new(id, p, shared, eval).iterate(&mut Silent))
+                })
+                .collect();
             let mut w = worker::Worker::new(0, pos.clone(), &shared, eval);
             let r = w.iterate(report);
             shared.stop.store(true, Ordering::Relaxed);
-            r
+            let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (r, helpers)
         });
         let nodes = shared.nodes.load(Ordering::Relaxed);
+        let (result, from_helper) = if limits.multipv > 1 {
+            // The lines reported are the main thread's; its best line is the answer.
+            (main, false)
+        } else {
+            choose_result(main, helpers, limits.depth)
+        };
+        if from_helper {
+            // The answer is not the main thread's last report: report it, so that the last
+            // line a user or GUI sees belongs to the move played.
+            let time = start.elapsed();
+            report.iteration(&IterationInfo {
+                depth: result.depth,
+                seldepth: result.seldepth,
+                score: Score::from_value(result.score, pos.variant().plies_per_turn()),
+                nodes,
+                nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                time,
+                hashfull: self.tt.hashfull(),
+                pv: result.pv.clone(),
+                multipv: 1,
+            });
+        }
         let mut best = result.pv.first().copied();
         if best.is_none() {
             // Stopped before the first move was searched: any legal move beats none.
@@ -380,6 +402,29 @@ impl Searcher {
     }
 }
 
+/// The answer of a search on several threads, and whether it is a helper's: the main
+/// thread's, unless a helper completed a deeper iteration with a score at least as good, or
+/// completed the depth asked for when the main thread did not. (A helper that skipped ahead
+/// past the main thread's depth has looked further; a worse score from it at a depth nobody
+/// asked for may be a line the main thread has already seen through, so it keeps its say.)
+fn choose_result(
+    main: worker::IterResult,
+    helpers: Vec<worker::IterResult>,
+    depth_limit: Option<u32>,
+) -> (worker::IterResult, bool) {
+    let reached = |r: &worker::IterResult| depth_limit.is_some_and(|d| r.depth >= d);
+    let mut best = main;
+    let mut from_helper = false;
+    for h in helpers {
+        let better = h.score >= best.score || reached(&h) && !reached(&best);
+        if !h.pv.is_empty() && h.depth > best.depth && better {
+            best = h;
+            from_helper = true;
+        }
+    }
+    (best, from_helper)
+}
+
 /// The value of a game-ending rule for the side to move, `ply` plies from the root: mates
 /// found sooner score higher.
 #[inline]
@@ -388,5 +433,49 @@ pub fn game_value(value: GameValue, ply: usize) -> Value {
         GameValue::Win => MATE - ply as Value,
         GameValue::Loss => -MATE + ply as Value,
         GameValue::Draw | GameValue::None => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(depth: u32, score: Value, mv: u16) -> worker::IterResult {
+        let m = Move {
+            from: crate::types::Square(mv),
+            to: crate::types::Square(mv + 1),
+            aux: crate::types::Square::NONE,
+            kind: crate::types::MoveKind::Normal,
+            piece: Move::NO_PIECE,
+        };
+        worker::IterResult {
+            pv: vec![m],
+            score,
+            depth,
+            seldepth: depth,
+        }
+    }
+
+    #[test]
+    fn a_helper_result_needs_more_depth_and_no_worse_score() {
+        let pick = |helper: worker::IterResult, limit| {
+            let (r, from_helper) = choose_result(result(10, 30, 1), vec![helper], limit);
+            (r.pv[0].from.0, from_helper)
+        };
+        assert_eq!(pick(result(11, 30, 2), None), (2, true));
+        assert_eq!(pick(result(11, 29, 2), None), (1, false));
+        assert_eq!(pick(result(10, 90, 2), None), (1, false));
+        // The only result at the depth asked for wins, whatever its score.
+        assert_eq!(pick(result(11, -50, 2), Some(11)), (2, true));
+        assert_eq!(pick(result(11, -50, 2), Some(10)), (1, false));
+        let (r, _) = choose_result(
+            result(10, 30, 1),
+            vec![worker::IterResult {
+                pv: Vec::new(),
+                ..result(12, 99, 2)
+            }],
+            None,
+        );
+        assert_eq!(r.depth, 10, "a helper without a move is never chosen");
     }
 }

@@ -93,11 +93,13 @@ impl ScoreList {
 /// nodes a second) overrun a deadline by a few milliseconds at most.
 const CHECK_EVERY: u64 = 128;
 
-/// What the main thread's iterations produced.
+/// What a thread's iterations produced: the last completed iteration (or the part of an
+/// interrupted one that is already better).
 pub(crate) struct IterResult {
     pub pv: Vec<Move>,
     pub score: Value,
     pub depth: u32,
+    pub seldepth: u32,
 }
 
 pub(crate) struct Worker<'a> {
@@ -220,6 +222,7 @@ impl<'a> Worker<'a> {
             pv: Vec::new(),
             score: 0,
             depth: 0,
+            seldepth: 0,
         };
         let lines = self.prepare_root();
         if lines > 1 {
@@ -227,9 +230,8 @@ impl<'a> Worker<'a> {
         }
         let mut depth = 1;
         let mut mate_streak = 0;
-        // Helpers go on past a depth limit until the main thread stops them: a helper that
-        // finished early would otherwise sit idle while the main thread completes the last
-        // iteration, the one that takes longest.
+        // Helpers skip some depths (see `skips`), so the first one a helper completes at or
+        // past a depth limit may lie beyond it; that iteration ends the search.
         let last_depth = if self.id == 0 {
             max_depth
         } else {
@@ -297,8 +299,15 @@ impl<'a> Worker<'a> {
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
                 score,
                 depth,
+                seldepth: self.seldepth as u32,
             };
             self.publish();
+            if self.id != 0 && depth >= max_depth {
+                // A helper that completes the depth asked for ends the search: its result is
+                // as deep as the main thread's would be, and sooner.
+                self.shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
             if self.id == 0 {
                 let elapsed = self.shared.start.elapsed();
                 let nodes = self.shared.nodes.load(Ordering::Relaxed);

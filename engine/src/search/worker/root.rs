@@ -52,6 +52,7 @@ impl Worker<'_> {
             pv: Vec::new(),
             score: 0,
             depth: 0,
+            seldepth: 0,
         };
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
@@ -69,7 +70,13 @@ impl Worker<'_> {
             }
             if self.stopped {
                 if let Some((score, pv)) = found.into_iter().next() {
-                    result = IterResult { pv, score, depth };
+                    let seldepth = self.seldepth as u32;
+                    result = IterResult {
+                        pv,
+                        score,
+                        depth,
+                        seldepth,
+                    };
                 }
                 break;
             }
@@ -96,7 +103,13 @@ impl Worker<'_> {
                 });
             }
             let (score, pv) = found.swap_remove(0);
-            result = IterResult { pv, score, depth };
+            let seldepth = self.seldepth as u32;
+            result = IterResult {
+                pv,
+                score,
+                depth,
+                seldepth,
+            };
             if !limits.infinite && self.shared.budget.soft.is_some_and(|soft| elapsed >= soft) {
                 break;
             }
