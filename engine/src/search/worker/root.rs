@@ -37,6 +37,16 @@ impl Worker<'_> {
         (limits.multipv.max(1) as usize).min(searchable.max(1))
     }
 
+    /// The result of an iteration to `depth` whose best line is `line`.
+    fn line_result(&self, (score, pv): Line, depth: u32) -> IterResult {
+        IterResult {
+            pv,
+            score,
+            depth,
+            seldepth: self.seldepth as u32,
+        }
+    }
+
     /// Iterative deepening that finds `lines` best lines at every depth. The result is the
     /// best line of the last completed iteration (or of the first line of an interrupted one,
     /// when that line was completed).
@@ -69,14 +79,8 @@ impl Worker<'_> {
                 found.push((score, pv));
             }
             if self.stopped {
-                if let Some((score, pv)) = found.into_iter().next() {
-                    let seldepth = self.seldepth as u32;
-                    result = IterResult {
-                        pv,
-                        score,
-                        depth,
-                        seldepth,
-                    };
+                if let Some(line) = found.into_iter().next() {
+                    result = self.line_result(line, depth);
                 }
                 break;
             }
@@ -102,18 +106,11 @@ impl Worker<'_> {
                     multipv: k as u32 + 1,
                 });
             }
-            let (score, pv) = found.swap_remove(0);
-            let seldepth = self.seldepth as u32;
-            result = IterResult {
-                pv,
-                score,
-                depth,
-                seldepth,
-            };
+            result = self.line_result(found.swap_remove(0), depth);
             if !limits.infinite && self.shared.budget.soft.is_some_and(|soft| elapsed >= soft) {
                 break;
             }
-            if self.mate_found(score, limits.mate) {
+            if self.mate_found(result.score, limits.mate) {
                 break;
             }
             if self.shared.stopped() {
