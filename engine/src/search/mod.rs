@@ -209,6 +209,31 @@ impl Shared<'_> {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
+
+    /// The report of an iteration `elapsed` after the start, with the node count published so
+    /// far by all threads.
+    pub fn iteration_info(
+        &self,
+        elapsed: Duration,
+        depth: u32,
+        seldepth: u32,
+        score: Score,
+        pv: Vec<Move>,
+        multipv: u32,
+    ) -> IterationInfo {
+        let nodes = self.nodes.load(Ordering::Relaxed);
+        IterationInfo {
+            depth,
+            seldepth,
+            score,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+            time: elapsed,
+            hashfull: self.tt.hashfull(),
+            pv,
+            multipv,
+        }
+    }
 }
 
 /// The search engine: the transposition table, the thread count and the stop flag. One per
@@ -341,18 +366,14 @@ impl Searcher {
         if from_helper {
             // The answer is not the main thread's last report: report it, so that the last
             // line a user or GUI sees belongs to the move played.
-            let time = start.elapsed();
-            report.iteration(&IterationInfo {
-                depth: result.depth,
-                seldepth: result.seldepth,
-                score: Score::from_value(result.score, pos.variant().plies_per_turn()),
-                nodes,
-                nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
-                time,
-                hashfull: self.tt.hashfull(),
-                pv: result.pv.clone(),
-                multipv: 1,
-            });
+            report.iteration(&shared.iteration_info(
+                start.elapsed(),
+                result.depth,
+                result.seldepth,
+                Score::from_value(result.score, pos.variant().plies_per_turn()),
+                result.pv.clone(),
+                1,
+            ));
         }
         let mut best = result.pv.first().copied();
         if best.is_none() {

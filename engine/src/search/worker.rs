@@ -10,8 +10,7 @@ use super::history::{History, Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
 use super::{
-    game_value, Evaluator, IterationInfo, Score, SearchReport, Shared, Value, INFINITE, MATE,
-    MATE_BOUND, MAX_PLY,
+    game_value, Evaluator, Score, SearchReport, Shared, Value, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
@@ -310,18 +309,14 @@ impl<'a> Worker<'a> {
             }
             if self.id == 0 {
                 let elapsed = self.shared.start.elapsed();
-                let nodes = self.shared.nodes.load(Ordering::Relaxed);
-                report.iteration(&IterationInfo {
+                report.iteration(&self.shared.iteration_info(
+                    elapsed,
                     depth,
-                    seldepth: self.seldepth as u32,
-                    score: self.score(score),
-                    nodes,
-                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    time: elapsed,
-                    hashfull: self.shared.tt.hashfull(),
-                    pv: result.pv.clone(),
-                    multipv: 1,
-                });
+                    self.seldepth as u32,
+                    self.score(score),
+                    result.pv.clone(),
+                    1,
+                ));
                 if self.pv_len[0] == 0 {
                     break;
                 }

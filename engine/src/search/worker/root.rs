@@ -4,9 +4,8 @@
 //! window, and are reported best first, one report call per line.
 
 use super::{IterResult, Worker};
-use crate::search::{IterationInfo, SearchReport, Value, INFINITE};
+use crate::search::{SearchReport, Value, INFINITE};
 use crate::types::Move;
-use std::sync::atomic::Ordering;
 
 /// One line of a multi-line iteration: its score and principal variation.
 type Line = (Value, Vec<Move>);
@@ -92,19 +91,15 @@ impl Worker<'_> {
             found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
             self.publish();
             let elapsed = self.shared.start.elapsed();
-            let nodes = self.shared.nodes.load(Ordering::Relaxed);
             for (k, (score, pv)) in found.iter().enumerate() {
-                report.iteration(&IterationInfo {
+                report.iteration(&self.shared.iteration_info(
+                    elapsed,
                     depth,
-                    seldepth: self.seldepth as u32,
-                    score: self.score(*score),
-                    nodes,
-                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    time: elapsed,
-                    hashfull: self.shared.tt.hashfull(),
-                    pv: pv.clone(),
-                    multipv: k as u32 + 1,
-                });
+                    self.seldepth as u32,
+                    self.score(*score),
+                    pv.clone(),
+                    k as u32 + 1,
+                ));
             }
             result = self.line_result(found.swap_remove(0), depth);
             if !limits.infinite && self.shared.budget.soft.is_some_and(|soft| elapsed >= soft) {
