@@ -9,10 +9,11 @@ use std::cell::RefCell;
 
 use chimera_engine::search::{Evaluator, Value};
 use chimera_engine::types::{Color, Square};
-use chimera_engine::variant::tables::CAPTURE;
+use chimera_engine::variant::tables::{CAPTURE, QUIET};
 use chimera_engine::{PieceId, Position, VariantRef};
 
-use crate::pawns::{self, FileCounts};
+use crate::pawn_cache::{self, PawnEntry, PawnKeys};
+use crate::pawns;
 use crate::tables::{Tables, Weights};
 use crate::terms::Terms;
 
@@ -29,7 +30,8 @@ const RESERVE_SHARE: i32 = 80;
 
 thread_local! {
     /// Per mailbox cell, which sides attack the man standing there (bit 1 White, bit 2 Black),
-    /// so that men attacked and not defended can be found; reused between evaluations.
+    /// so that men attacked and not defended can be found, and whose royal man's neighbourhood
+    /// the cell is in ([`zone_bit`]); reused between evaluations.
     static ATTACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -37,6 +39,12 @@ thread_local! {
 #[inline(always)]
 fn side_bit(color: Color) -> u8 {
     1 << color.index()
+}
+
+/// The bit in the [`ATTACKED`] map of the cells next to `color`'s royal man (and his own).
+#[inline(always)]
+fn zone_bit(color: Color) -> u8 {
+    4 << color.index()
 }
 
 /// White's and Black's (middlegame, endgame) sums.
@@ -48,10 +56,8 @@ pub struct VariantEval {
     tables: Tables,
     terms: Terms,
     variant: VariantRef,
-    /// Lookup by mailbox offset + `zone_bias`: true for the offsets of the eight neighbours and
-    /// the square itself.
-    zone: Vec<bool>,
-    zone_bias: i32,
+    /// The mailbox offsets of the eight neighbours and of the square itself.
+    zone: [i16; 9],
     /// Per mailbox cell: (board, file on its board, rank, file on the wide display board), so
     /// that the evaluation never divides to find coordinates.
     coords: Vec<(u8, u8, u8, u8)>,
@@ -62,6 +68,41 @@ pub struct VariantEval {
     file_rider: Vec<bool>,
     /// One rank forward for White in mailbox offsets (Black's is the negation).
     rank_step: i16,
+    /// Per rank counted from the owner's side: the pawn-structure bonuses of a pawn-type man
+    /// there, worked out once.
+    pawn_ranks: Vec<PawnRank>,
+    /// The keys of pawn formations in the pawn-structure cache.
+    pawn_keys: PawnKeys,
+}
+
+/// What a pawn-type man's rank is worth in the pawn-structure terms.
+#[derive(Clone, Copy, Debug)]
+struct PawnRank {
+    /// The square of the share of the way to the last rank that the man has come.
+    progress2: f64,
+    /// The (mg, eg) bonus of a connected man.
+    connected: (i32, i32),
+    /// The (mg, eg) bonus of a passed man before blockers and royal men are counted.
+    passed: (i32, i32),
+}
+
+impl PawnRank {
+    /// The bonuses for rank `rel` of `ranks` (counted from the owner's side) under `terms`.
+    fn new(rel: usize, ranks: usize, terms: &Terms) -> PawnRank {
+        let span = (ranks as f64 - 1.0).max(1.0);
+        let p2 = (rel as f64 / span).powi(2);
+        PawnRank {
+            progress2: p2,
+            connected: (
+                terms.connected_base.0 + (terms.connected_gain.0 as f64 * p2) as i32,
+                terms.connected_base.1 + (terms.connected_gain.1 as f64 * p2) as i32,
+            ),
+            passed: (
+                (terms.passed.0 as f64 * p2) as i32,
+                (terms.passed.1 as f64 * p2) as i32,
+            ),
+        }
+    }
 }
 
 impl VariantEval {
@@ -76,12 +117,10 @@ impl VariantEval {
         let tables = Tables::with_weights(variant, weights);
         let g = &variant.geometry;
         let stride = g.stride() as i32;
-        let zone_bias = stride + 1;
-        let mut zone = vec![false; (2 * zone_bias + 1) as usize];
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                zone[(dy * stride + dx + zone_bias) as usize] = true;
-            }
+        let mut zone = [0i16; 9];
+        for (i, offset) in zone.iter_mut().enumerate() {
+            let (dy, dx) = (i as i32 / 3 - 1, i as i32 % 3 - 1);
+            *offset = (dy * stride + dx) as i16;
         }
         let mut coords = vec![(0, 0, 0, 0); g.num_cells()];
         for sq in g.squares() {
@@ -108,23 +147,20 @@ impl VariantEval {
             terms: terms.clone(),
             variant: variant.clone(),
             zone,
-            zone_bias,
             coords,
             avg_mobility,
             file_rider,
             rank_step: stride as i16,
+            pawn_ranks: (0..g.ranks as usize)
+                .map(|rel| PawnRank::new(rel, g.ranks as usize, terms))
+                .collect(),
+            pawn_keys: PawnKeys::new(2 * variant.pieces.len() * g.num_cells()),
         }
     }
 
     /// The tables this evaluation uses.
     pub fn tables(&self) -> &Tables {
         &self.tables
-    }
-
-    #[inline(always)]
-    fn near(&self, sq: Square, centre: Square) -> bool {
-        let d = sq.0 as i32 - centre.0 as i32 + self.zone_bias;
-        d >= 0 && (d as usize) < self.zone.len() && self.zone[d as usize]
     }
 
     /// The evaluation split into White's and Black's (mg, eg) sums, the phase (256 = all
@@ -143,12 +179,7 @@ impl VariantEval {
         let np = t.pieces.len();
         let mut score = [(0i32, 0i32); 2];
         let mut phase_mat = 0;
-        // Per display file: White's most advanced... kept as the highest and lowest absolute
-        // rank of each colour's pawn types, for the passed-pawn test.
-        let files = g.display_files().min(64);
-        let mut hi = [[-1i8; 64]; 2];
-        let mut lo = [[i8::MAX; 64]; 2];
-        let mut file_pawns: [FileCounts; 2] = [[0; 64]; 2];
+        let mut pawn_key = self.pawn_keys.empty;
         let mut cb_colours = [[0u8; 32]; 2];
         let royal = [
             pos.royal_square(Color::White),
@@ -169,12 +200,9 @@ impl VariantEval {
                 score[c].0 += mg as i32;
                 score[c].1 += eg as i32;
                 let info = &t.pieces[id];
-                let (_, f, r, df) = self.coords[sq.index()];
+                let (_, f, r, _) = self.coords[sq.index()];
                 if info.pawn {
-                    let df = (df as usize).min(63);
-                    hi[c][df] = hi[c][df].max(r as i8);
-                    lo[c][df] = lo[c][df].min(r as i8);
-                    file_pawns[c][df] = file_pawns[c][df].saturating_add(1);
+                    pawn_key ^= self.pawn_keys.keys[(c * np + id) * g.num_cells() + sq.index()];
                     pawns[c] += 1;
                 } else if !info.royal {
                     phase_mat += info.value_mg;
@@ -219,6 +247,13 @@ impl VariantEval {
             }
         }
 
+        let pawn = pawn_cache::lookup(pawn_key, || self.pawn_structure(pos, pawn_key));
+        let file_pawns = &pawn.file_pawns;
+        for (side, cached) in score.iter_mut().zip(pawn.score) {
+            side.0 += cached.0;
+            side.1 += cached.1;
+        }
+
         // Mobility, attacks on the enemy royal's neighbourhood and threats on enemy men worth
         // more than their attacker, from the plain leaps and slides of each man (conditional
         // moves are left out: they are rare and slow to walk).
@@ -226,11 +261,21 @@ impl VariantEval {
             attacked.clear();
             attacked.resize(g.num_cells(), 0);
             for color in Color::ALL {
+                if let Some(k) = royal[color.index()] {
+                    for &offset in &self.zone {
+                        if let Some(cell) = attacked.get_mut(k.offset(offset).index()) {
+                            *cell |= zone_bit(color);
+                        }
+                    }
+                }
+            }
+            for color in Color::ALL {
                 let c = color.index();
                 let them = color.opposite();
                 let bit = side_bit(color);
                 let us_bit = color.cell_bit();
                 let enemy_royal = royal[them.index()];
+                let enemy_zone = zone_bit(them);
                 let mut units = 0;
                 let mut attackers = 0;
                 for &sq in pos.squares_of(color) {
@@ -278,7 +323,7 @@ impl VariantEval {
                         if cell.0 & us_bit == 0 {
                             mob += 1;
                             if threatens && l.mode & CAPTURE != 0 {
-                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
                                 }
                                 if cell.is_color(them) {
@@ -288,6 +333,31 @@ impl VariantEval {
                         }
                     }
                     for s in &moves.slides {
+                        if threatens && s.max == 0 && s.mode == QUIET | CAPTURE {
+                            // The common rider, moving and capturing without a range limit:
+                            // the same walk as below with the tests it never needs left out.
+                            let mut to = sq;
+                            loop {
+                                to = to.offset(s.delta);
+                                let cell = pos.cell(to);
+                                let near_royal = attacked[to.index()] & enemy_zone != 0;
+                                if cell.is_empty() {
+                                    mob += 1;
+                                    hits += near_royal as i32;
+                                    continue;
+                                }
+                                if cell.0 & us_bit == 0 {
+                                    mob += 1;
+                                    hits += near_royal as i32;
+                                    attacked[to.index()] |= bit;
+                                    self.add_threat(&mut score[c], info.value_mg, false, cell.id());
+                                } else if cell.is_piece() {
+                                    attacked[to.index()] |= bit;
+                                }
+                                break;
+                            }
+                            continue;
+                        }
                         let mut to = sq;
                         let mut k = 0u8;
                         loop {
@@ -302,7 +372,7 @@ impl VariantEval {
                             }
                             mob += 1;
                             if threatens && s.mode & CAPTURE != 0 {
-                                if enemy_royal.is_some_and(|k| self.near(to, k)) {
+                                if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
                                 }
                                 if cell.is_color(them) {
@@ -407,33 +477,94 @@ impl VariantEval {
                 }
             }
             let them = 1 - c;
-            let span = (g.ranks as f64 - 1.0).max(1.0);
+            for &(sq, rel) in &pawn.passers[c] {
+                let rank = &self.pawn_ranks[rel as usize];
+                let (b, file, r, _) = self.coords[sq.index()];
+                let r = r as i32;
+                let (mut mg, mut eg) = rank.passed;
+                let front = sq.offset(self.rank_step * forward as i16);
+                if !pos.cell(front).is_empty() {
+                    mg = mg * self.terms.blocked_passer_share / 100;
+                    eg = eg * self.terms.blocked_passer_share / 100;
+                }
+                // Royal men near the square in front: the defender's stops the passer,
+                // the owner's escorts it.
+                let front_at = (b, file, (r + forward).clamp(0, ranks - 1) as u8);
+                let distance = |k: Option<Square>| {
+                    k.map_or(pawns::KING_DISTANCE_CAP, |k| {
+                        let (kb, kf, kr, _) = self.coords[k.index()];
+                        pawns::king_distance((kb, kf, kr), front_at)
+                    })
+                };
+                let escort = self.terms.passer_enemy_king as f64 * distance(royal[them]) as f64
+                    - self.terms.passer_own_king as f64 * distance(royal[c]) as f64;
+                eg += (escort * rank.progress2) as i32;
+                score[c].0 += mg;
+                score[c].1 += eg;
+            }
+        }
+        let phase = (phase_mat * 256 / t.phase_total).min(256);
+        (score, phase, mat, pawns, true)
+    }
+}
+
+impl VariantEval {
+    /// The pawn-only terms of the position's pawn formation (whose key is `key`): connected,
+    /// doubled and isolated men, the pawn-type men per file, and which men are passed (no
+    /// enemy pawn-type man ahead on their own or a neighbouring file).
+    fn pawn_structure(&self, pos: &Position, key: u64) -> PawnEntry {
+        let g = &self.variant.geometry;
+        let t = &self.tables;
+        let np = t.pieces.len();
+        let files = g.display_files().min(64);
+        let ranks = g.ranks as i32;
+        let mut entry = PawnEntry::new(key);
+        // Per display file, the highest and lowest absolute rank of each colour's pawn types,
+        // for the passed-pawn test.
+        let mut hi = [[-1i8; 64]; 2];
+        let mut lo = [[i8::MAX; 64]; 2];
+        let is_pawn = |id: usize| id < np && t.pieces[id].pawn;
+        for color in Color::ALL {
+            let c = color.index();
+            for &sq in pos.squares_of(color) {
+                if is_pawn(pos.cell(sq).id().index()) {
+                    let (_, _, r, df) = self.coords[sq.index()];
+                    let df = (df as usize).min(63);
+                    hi[c][df] = hi[c][df].max(r as i8);
+                    lo[c][df] = lo[c][df].min(r as i8);
+                    entry.file_pawns[c][df] = entry.file_pawns[c][df].saturating_add(1);
+                }
+            }
+        }
+        for color in Color::ALL {
+            let c = color.index();
+            let them = 1 - c;
+            let file_pawns = &entry.file_pawns[c];
+            let mut sum = (0, 0);
             for &sq in pos.squares_of(color) {
                 let id = pos.cell(sq).id().index();
-                if id >= np || !t.pieces[id].pawn {
+                if !is_pawn(id) {
                     continue;
                 }
-                let (b, file, r, df) = self.coords[sq.index()];
+                let (_, _, r, df) = self.coords[sq.index()];
                 let (f, r) = ((df as usize).min(63), r as i32);
+                let rel = if color == Color::White {
+                    r
+                } else {
+                    ranks - 1 - r
+                };
                 if self.connected(pos, color, id, sq) {
-                    let rel = if color == Color::White {
-                        r
-                    } else {
-                        ranks - 1 - r
-                    };
-                    let p2 = (rel as f64 / span).powi(2);
-                    score[c].0 += self.terms.connected_base.0
-                        + (self.terms.connected_gain.0 as f64 * p2) as i32;
-                    score[c].1 += self.terms.connected_base.1
-                        + (self.terms.connected_gain.1 as f64 * p2) as i32;
+                    let bonus = self.pawn_ranks[rel as usize].connected;
+                    sum.0 += bonus.0;
+                    sum.1 += bonus.1;
                 }
-                if file_pawns[c][f] > 1 {
-                    score[c].0 -= self.terms.doubled.0;
-                    score[c].1 -= self.terms.doubled.1;
+                if file_pawns[f] > 1 {
+                    sum.0 -= self.terms.doubled.0;
+                    sum.1 -= self.terms.doubled.1;
                 }
-                if pawns::isolated(&file_pawns[c], f, files) {
-                    score[c].0 -= self.terms.isolated.0;
-                    score[c].1 -= self.terms.isolated.1;
+                if pawns::isolated(file_pawns, f, files) {
+                    sum.0 -= self.terms.isolated.0;
+                    sum.1 -= self.terms.isolated.1;
                 }
                 let blocked =
                     (f.saturating_sub(1)..=(f + 1).min(files.saturating_sub(1))).any(|ff| {
@@ -444,45 +575,14 @@ impl VariantEval {
                         }
                     });
                 if !blocked {
-                    let rel = if color == Color::White {
-                        r
-                    } else {
-                        ranks - 1 - r
-                    };
-                    let progress = rel as f64 / span;
-                    let p2 = progress * progress;
-                    let (mut mg, mut eg) = (
-                        (self.terms.passed.0 as f64 * p2) as i32,
-                        (self.terms.passed.1 as f64 * p2) as i32,
-                    );
-                    let front = sq.offset(self.rank_step * forward as i16);
-                    if !pos.cell(front).is_empty() {
-                        mg = mg * self.terms.blocked_passer_share / 100;
-                        eg = eg * self.terms.blocked_passer_share / 100;
-                    }
-                    // Royal men near the square in front: the defender's stops the passer,
-                    // the owner's escorts it.
-                    let front_at = (b, file, (r + forward).clamp(0, ranks - 1) as u8);
-                    let distance = |k: Option<Square>| {
-                        k.map_or(pawns::KING_DISTANCE_CAP, |k| {
-                            let (kb, kf, kr, _) = self.coords[k.index()];
-                            pawns::king_distance((kb, kf, kr), front_at)
-                        })
-                    };
-                    let escort = self.terms.passer_enemy_king as f64 * distance(royal[them]) as f64
-                        - self.terms.passer_own_king as f64 * distance(royal[c]) as f64;
-                    eg += (escort * p2) as i32;
-                    score[c].0 += mg;
-                    score[c].1 += eg;
+                    let _ = entry.passers[c].try_push((sq, rel as u8));
                 }
             }
+            entry.score[c] = sum;
         }
-        let phase = (phase_mat * 256 / t.phase_total).min(256);
-        (score, phase, mat, pawns, true)
+        entry
     }
-}
 
-impl VariantEval {
     /// Adds the threat bonus for a man worth `attacker` (a pawn type or not) hitting `victim`.
     #[inline(always)]
     fn add_threat(&self, sum: &mut (i32, i32), attacker: i32, pawn: bool, victim: PieceId) {

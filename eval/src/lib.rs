@@ -1,12 +1,14 @@
 //! Chimera's evaluation crate: per-variant piece values and square tables (`tables`), the
 //! evaluation function behind the engine's [`Evaluator`] trait (`evaluate`), the weights of its
-//! positional terms (`terms`), the pawn helpers they need (`pawns`), and the flat list of
-//! named weights that tuners change (`tuning`).
+//! positional terms (`terms`), the pawn helpers they need (`pawns`) with the per-thread cache
+//! of pawn formations (`pawn_cache`), and the flat list of named weights that tuners change
+//! (`tuning`).
 //!
 //! [`Evaluator`]: chimera_engine::search::Evaluator
 #![deny(missing_docs)]
 
 pub mod evaluate;
+mod pawn_cache;
 pub mod pawns;
 pub mod tables;
 pub mod terms;

@@ -1,0 +1,135 @@
+//! The pawn-structure cache: per thread, the pawn-only terms of recent pawn formations, found
+//! by a key built from the pawn-type men alone. Pawns move rarely in a search, so most
+//! evaluations find their formation here and skip the pawn-structure work.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use arrayvec::ArrayVec;
+use chimera_engine::types::Square;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::pawns::FileCounts;
+
+/// Passed men kept per side; more than any variant's pawn count.
+pub(crate) const MAX_PASSERS: usize = 64;
+
+/// Entries per thread (a power of two).
+const ENTRIES: usize = 1 << 11;
+
+/// What a pawn formation is worth and what the rest of the evaluation needs to know about it.
+#[derive(Clone, Debug)]
+pub(crate) struct PawnEntry {
+    /// The formation's key ([`PawnKeys::key`]); 0 in an unused entry.
+    pub key: u64,
+    /// Per side, the (mg, eg) sum of the connected, doubled and isolated terms.
+    pub score: [(i32, i32); 2],
+    /// Per side, the pawn-type men on each display file.
+    pub file_pawns: [FileCounts; 2],
+    /// Per side, the passed men: square and rank counted from the owner's side. Their bonus
+    /// depends on the men in front of them and on the royal men, so it is not cached.
+    pub passers: [ArrayVec<(Square, u8), MAX_PASSERS>; 2],
+}
+
+impl PawnEntry {
+    /// An entry for `key` with nothing counted yet.
+    pub fn new(key: u64) -> PawnEntry {
+        PawnEntry {
+            key,
+            score: [(0, 0); 2],
+            file_pawns: [[0; 64]; 2],
+            passers: [ArrayVec::new(), ArrayVec::new()],
+        }
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The entry of `key`, computed by `compute` (and kept) when the cache does not hold it.
+pub(crate) fn lookup(key: u64, compute: impl FnOnce() -> PawnEntry) -> PawnEntry {
+    CACHE.with_borrow_mut(|cache| {
+        if cache.is_empty() {
+            cache.resize(ENTRIES, PawnEntry::new(0));
+        }
+        let slot = &mut cache[key as usize & (ENTRIES - 1)];
+        if slot.key != key {
+            *slot = compute();
+        }
+        slot.clone()
+    })
+}
+
+/// The random numbers whose exclusive-or over the pawn-type men makes a formation's key.
+/// Every evaluation gets its own numbers, so that the formations of different variants (or
+/// of different weights) never share entries in a thread's cache.
+#[derive(Clone, Debug)]
+pub(crate) struct PawnKeys {
+    /// The key of a board without pawns (never 0, the mark of an unused entry).
+    pub empty: u64,
+    /// Per (colour, type, mailbox cell), in the layout of the square tables.
+    pub keys: Vec<u64>,
+}
+
+impl PawnKeys {
+    /// Numbers for `len` (colour, type, cell) triples.
+    pub fn new(len: usize) -> PawnKeys {
+        static INSTANCES: AtomicU64 = AtomicU64::new(0);
+        let mut rng = SmallRng::seed_from_u64(INSTANCES.fetch_add(1, Ordering::Relaxed));
+        let empty = rng.gen::<u64>() | 1;
+        PawnKeys {
+            empty,
+            keys: (0..len).map(|_| rng.gen()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chimera_engine::search::Evaluator;
+    use chimera_engine::variant::builtin;
+    use chimera_engine::Position;
+
+    use crate::{Terms, VariantEval, Weights};
+
+    /// Doubled, isolated and passed pawns on both sides.
+    const FEN: &str = "4k3/p4pp1/1p2p3/8/3P4/3P3P/P4P2/4K3 w - - 0 1";
+
+    /// The evaluation on a thread whose cache is empty.
+    fn cold(eval: &VariantEval, pos: &Position) -> i32 {
+        let (eval, pos) = (eval.clone(), pos.clone());
+        std::thread::spawn(move || eval.evaluate(&pos))
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_cached_formation_evaluates_as_a_fresh_one() {
+        let v = builtin("chess").unwrap();
+        let eval = VariantEval::new(&v);
+        let pos = Position::from_fen(&v, FEN).unwrap();
+        let first = eval.evaluate(&pos);
+        assert_eq!(eval.evaluate(&pos), first);
+        assert_eq!(cold(&eval, &pos), first);
+    }
+
+    #[test]
+    fn evaluations_with_other_weights_do_not_share_entries() {
+        let v = builtin("chess").unwrap();
+        let pos = Position::from_fen(&v, FEN).unwrap();
+        let plain = VariantEval::new(&v);
+        let terms = Terms {
+            doubled: (200, 200),
+            ..Terms::default()
+        };
+        let harsh = VariantEval::with_weights(&v, &Weights::default(), &terms);
+        // The same formation through both, on one thread: each keeps its own value.
+        let a = plain.evaluate(&pos);
+        let b = harsh.evaluate(&pos);
+        assert_ne!(a, b);
+        assert_eq!(b, cold(&harsh, &pos));
+        assert_eq!(plain.evaluate(&pos), a);
+    }
+}
