@@ -1156,11 +1156,15 @@ impl<'a> Worker<'a> {
             }
             // Quiet moves and doubtful captures are searched only if they give check.
             let needs_check = !in_check && (!tactical || doubtful);
-            if needs_check && !(self.checking && self.pos.may_give_check(mv)) {
+            let may_check = self.checking && self.pos.may_give_check(mv);
+            if needs_check && !may_check {
                 continue;
             }
             self.play(mv, ply);
-            let mut gives_check = None;
+            // A move that hands over the turn and cannot give check spares the reply its own
+            // check test.
+            let handed_over = self.pos.side_to_move() != us;
+            let mut gives_check = (handed_over && self.checking && !may_check).then_some(false);
             if !in_check {
                 if self.pos.royal_in_danger(us) {
                     self.pos.unmake_move();
