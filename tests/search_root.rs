@@ -171,6 +171,21 @@ fn a_stop_before_the_search_starts_is_kept_after_arm() {
 }
 
 #[test]
+fn a_depth_limit_holds_for_helper_threads_too() {
+    // Helpers skip some depths; one that skipped the limit must not answer from beyond it.
+    let (pos, eval) = setup("chess", START);
+    for depth in 1..=8 {
+        let mut s = Searcher::new(8, 2);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = s.search(&pos, &limits, &eval, &mut Silent);
+        assert_eq!(r.depth, depth);
+    }
+}
+
+#[test]
 fn a_two_thread_search_reports_the_line_it_plays() {
     // Whichever thread's result is chosen (a helper's when it completed a deeper iteration
     // first), the last report is the move played, at the depth the result says, at least the

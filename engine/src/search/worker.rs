@@ -229,15 +229,10 @@ impl<'a> Worker<'a> {
         }
         let mut depth = 1;
         let mut mate_streak = 0;
-        // Helpers skip some depths (see `skips`), so the first one a helper completes at or
-        // past a depth limit may lie beyond it; that iteration ends the search.
-        let last_depth = if self.id == 0 {
-            max_depth
-        } else {
-            MAX_PLY as u32 - 1
-        };
-        while depth <= last_depth {
-            if self.skips(depth) {
+        while depth <= max_depth {
+            // Helpers skip some depths (see `skips`), but never the depth limit: a search
+            // asked for depth D answers from depth D, and no thread spends time beyond it.
+            if depth < max_depth && self.skips(depth) {
                 depth += 1;
                 continue;
             }
