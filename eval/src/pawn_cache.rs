@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrayvec::ArrayVec;
-use chimera_engine::types::Square;
+use chimera_engine::types::{Color, Square};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -21,7 +21,8 @@ const ENTRIES: usize = 1 << 11;
 /// What a pawn formation is worth and what the rest of the evaluation needs to know about it.
 #[derive(Clone, Debug)]
 pub(crate) struct PawnEntry {
-    /// The formation's key ([`PawnKeys::key`]); 0 in an unused entry.
+    /// The formation's key: [`PawnKeys::empty`] combined by exclusive-or with
+    /// [`PawnKeys::man`] of every pawn-type man; 0 in an unused entry.
     pub key: u64,
     /// Per side, the (mg, eg) sum of the connected, doubled and isolated terms.
     pub score: [(i32, i32); 2],
@@ -69,20 +70,32 @@ pub(crate) fn lookup(key: u64, compute: impl FnOnce() -> PawnEntry) -> PawnEntry
 pub(crate) struct PawnKeys {
     /// The key of a board without pawns (never 0, the mark of an unused entry).
     pub empty: u64,
-    /// Per (colour, type, mailbox cell), in the layout of the square tables.
-    pub keys: Vec<u64>,
+    /// Per (colour, type, mailbox cell).
+    keys: Vec<u64>,
+    /// Mailbox cells per type and colour.
+    cells: usize,
+    /// Piece types per colour.
+    pieces: usize,
 }
 
 impl PawnKeys {
-    /// Numbers for `len` (colour, type, cell) triples.
-    pub fn new(len: usize) -> PawnKeys {
+    /// Numbers for every (colour, type, cell) of `pieces` types on `cells` mailbox cells.
+    pub fn new(pieces: usize, cells: usize) -> PawnKeys {
         static INSTANCES: AtomicU64 = AtomicU64::new(0);
         let mut rng = SmallRng::seed_from_u64(INSTANCES.fetch_add(1, Ordering::Relaxed));
         let empty = rng.gen::<u64>() | 1;
         PawnKeys {
             empty,
-            keys: (0..len).map(|_| rng.gen()).collect(),
+            keys: (0..2 * pieces * cells).map(|_| rng.gen()).collect(),
+            cells,
+            pieces,
         }
+    }
+
+    /// The number of a `color` man of type `id` on `sq`.
+    #[inline]
+    pub fn man(&self, color: Color, id: usize, sq: Square) -> u64 {
+        self.keys[(color.index() * self.pieces + id) * self.cells + sq.index()]
     }
 }
 
