@@ -363,6 +363,7 @@ impl Searcher {
         } else {
             choose_result(main, helpers, limits.depth)
         };
+        let score = Score::from_value(result.score, pos.variant().plies_per_turn());
         if from_helper {
             // The answer is not the main thread's last report: report it, so that the last
             // line a user or GUI sees belongs to the move played.
@@ -370,7 +371,7 @@ impl Searcher {
                 start.elapsed(),
                 result.depth,
                 result.seldepth,
-                Score::from_value(result.score, pos.variant().plies_per_turn()),
+                score,
                 result.pv.clone(),
                 1,
             ));
@@ -393,7 +394,7 @@ impl Searcher {
         SearchResult {
             best,
             ponder,
-            score: Score::from_value(result.score, pos.variant().plies_per_turn()),
+            score,
             depth: result.depth,
             nodes,
             time: start.elapsed(),
