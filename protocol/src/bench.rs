@@ -16,12 +16,11 @@ pub const DEFAULT_DEPTH: u32 = 11;
 pub const BENCH_HASH_MB: usize = 16;
 
 /// One bench position: its variant, its FEN, and how many plies shallower than the bench
-/// depth it is searched: Vanguard, on its 16x16 board, searches about a third as many nodes a
-/// second as chess and branches far more, so at the common depth it alone would take longer
-/// than all the rest together.
+/// depth it is searched.
 pub struct BenchPosition {
     /// The variant's registry name.
     pub variant: &'static str,
+    /// The position, in the variant's FEN.
     pub fen: &'static str,
     /// Plies taken off the bench depth (never below depth 1).
     pub shallower: u32,
@@ -63,6 +62,8 @@ pub const POSITIONS: &[BenchPosition] = &[
         "aliceguard",
         "8tsldglstrnbqkbnr/8ffffffffpppppppp/24/24/24/24/PPPPPPPPFFFFFFFF8/RNBQKBNRTSLDGLST8 w2 - - 0 1",
     ),
+    // On its 16x16 board Vanguard searches about a third as many nodes a second as chess and
+    // branches far more: at the common depth it alone would outlast the rest of the bench.
     BenchPosition {
         variant: "vanguard",
         fen: "huyfbwaqkjcbfyuh/rnzlttoggottlznr/ppppssseessspppp/16/16/16/16/16/16/16/16/16/16/PPPPSSSEESSSPPPP/RNZLTTOGGOTTLZNR/HUYFBWAQKJCBFYUH w - - 0 1",
@@ -90,24 +91,17 @@ pub fn run(
     let mut total = 0;
     let mut time = Duration::ZERO;
     let mut searcher = Searcher::new(BENCH_HASH_MB, threads);
-    for (
-        i,
-        &BenchPosition {
-            variant,
-            fen,
-            shallower,
-        },
-    ) in POSITIONS.iter().enumerate()
-    {
+    for (i, position) in POSITIONS.iter().enumerate() {
+        let variant = position.variant;
         let v = registry
             .get(variant)
             .ok_or_else(|| format!("bench: unknown variant '{variant}'"))?;
-        let pos =
-            Position::from_fen(&v, fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let pos = Position::from_fen(&v, position.fen)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         let eval = VariantEval::new(&v);
         searcher.clear();
         let limits = Limits {
-            depth: Some(depth.saturating_sub(shallower).max(1)),
+            depth: Some(depth.saturating_sub(position.shallower).max(1)),
             ..Limits::default()
         };
         let start = Instant::now();
