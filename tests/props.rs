@@ -298,6 +298,7 @@ fn check_node(
     check_fen_round_trip(report, pos, shadow, &at, &legal_set);
     check_tactical(report, pos, &at);
     check_deferred(report, pos, &at);
+    check_unmade_safety(report, pos, &at);
 
     if perft {
         let engine = pos.perft(2);
@@ -387,6 +388,35 @@ fn check_deferred(report: &mut Report, pos: &mut Position, at: &str) {
             listed.len(),
             legal.len()
         ));
+    }
+}
+
+/// Out of check, every pseudo-legal move that [`Position::leaves_royal_safe_unmade`] passes
+/// without making it is legal. Moves it passes although they leave a rider's line to the
+/// royal man are counted, so that a variant's games can be required to have tested its walk.
+fn check_unmade_safety(report: &mut Report, pos: &mut Position, at: &str) {
+    if pos.in_check() {
+        return;
+    }
+    let mut all = MoveList::new();
+    pos.generate_pseudo_legal(&mut all);
+    for &m in all.iter() {
+        if !pos.leaves_royal_safe_unmade(m) {
+            continue;
+        }
+        if !pos.is_legal_by_making(m) {
+            report.fail(format!(
+                "{at}\n  {} leaves the royal man attacked, but was judged safe unmade",
+                pos.move_text(m)
+            ));
+        } else if pos.variant().check_reach.as_ref().is_some_and(|r| {
+            let us = pos.side_to_move();
+            let reach = &r[us.opposite().index()];
+            pos.royal_square(us)
+                .is_some_and(|k| m.from != k && reach.on_line[reach.index(m.from, k)])
+        }) {
+            report.count("safe move from a rider's line");
+        }
     }
 }
 
@@ -631,7 +661,9 @@ fn random_games_chess() {
         perft_every: 10,
         fens: CHESS_FENS,
     };
-    run(&builtin_variant("chess"), &plan, 1, ORTHODOX_FEATURES);
+    let mut features = ORTHODOX_FEATURES.to_vec();
+    features.push("safe move from a rider's line");
+    run(&builtin_variant("chess"), &plan, 1, &features);
 }
 
 #[test]

@@ -108,6 +108,72 @@ impl Position {
         }
     }
 
+    /// True when `mv`, a pseudo-legal move of the side to move made while it is not in check,
+    /// surely leaves its royal man safe, judged without making it. Arriving somewhere never
+    /// exposes the royal man; leaving a square can only uncover an enemy rider on the one line
+    /// through that square and the royal man, so a man other than the royal one is safe to
+    /// move when the square is on no such line, or when the line holds no enemy rider that
+    /// would reach the royal man once the square is empty. Only where the variant's
+    /// [`CheckReach`](crate::variant::tables::CheckReach) tables exist (plain leaps and slides
+    /// on one board, no rule adding to what a move does); false means "make it and test".
+    #[inline]
+    pub fn leaves_royal_safe_unmade(&self, mv: Move) -> bool {
+        let Some(reach) = &self.variant.check_reach else {
+            return false;
+        };
+        let us = self.side;
+        if self.royal_count(us) != 1 {
+            return false;
+        }
+        match mv.kind {
+            MoveKind::Drop => true,
+            MoveKind::Normal | MoveKind::DoubleStep => {
+                let royal = self.royal_sq[us.index()];
+                if mv.from == royal {
+                    return false;
+                }
+                let r = &reach[us.opposite().index()];
+                let at = r.index(mv.from, royal);
+                !r.on_line[at] || self.line_stays_shut(mv, royal, r.line_slide[at])
+            }
+            _ => false,
+        }
+    }
+
+    /// True when the line of the enemy slide attack `slide` (an index into his attack tables,
+    /// [`CheckReach::NO_LINE`](crate::variant::tables::CheckReach::NO_LINE) for none known)
+    /// from `royal` through `mv.from` still carries no attack on him after `mv`: a man stands
+    /// between him and the square, `mv` arrives on the line before any enemy beyond it, or the
+    /// first man beyond it does not attack along the line from that far.
+    fn line_stays_shut(&self, mv: Move, royal: Square, slide: u8) -> bool {
+        let them = self.side.opposite();
+        let Some(sa) = self.variant.attacks[them.index()]
+            .slides
+            .get(slide as usize)
+        else {
+            return false;
+        };
+        let mut s = royal;
+        let mut k = 0u8;
+        let mut beyond = false;
+        loop {
+            s = s.offset(sa.delta);
+            k = k.saturating_add(1);
+            if s == mv.to {
+                return true;
+            }
+            if s == mv.from {
+                beyond = true;
+                continue;
+            }
+            let c = self.cell_fast(s);
+            if c.is_empty() {
+                continue;
+            }
+            return !beyond || !(c.is_color(them) && sa.reaches(1 << c.id().0, k));
+        }
+    }
+
     /// True when the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.royal_in_danger(self.side)

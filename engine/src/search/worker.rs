@@ -1141,13 +1141,14 @@ impl<'a> Worker<'a> {
             if needs_check && !may_check {
                 continue;
             }
+            let surely_legal = in_check || self.pos.leaves_royal_safe_unmade(mv);
             self.play(mv, ply);
             // A move that hands over the turn and cannot give check spares the reply its own
             // check test.
             let handed_over = self.pos.side_to_move() != us;
             let mut gives_check = (handed_over && self.checking && !may_check).then_some(false);
             if !in_check {
-                if self.pos.royal_in_danger(us) {
+                if !surely_legal && self.pos.royal_in_danger(us) {
                     self.pos.unmake_move();
                     continue;
                 }

@@ -311,6 +311,9 @@ pub struct CheckReach {
     /// Per difference: true when the square lies on a slide line to the royal man, so that a
     /// man leaving it may uncover a check.
     pub on_line: Vec<bool>,
+    /// Per difference: the index in the attack tables' `slides` of the one line with riders
+    /// through the square, or [`CheckReach::NO_LINE`] when there is none or more than one.
+    pub line_slide: Vec<u8>,
     /// Per cell of the padded array: its (file, rank), for real squares.
     coords: Vec<(i8, i8)>,
 }
@@ -320,6 +323,9 @@ const SPAN: i32 = MAX_BOARD_SIDE as i32 - 1;
 const WIDTH: i32 = 2 * SPAN + 1;
 
 impl CheckReach {
+    /// The `line_slide` of a square on no rider's line, or on several.
+    pub const NO_LINE: u8 = u8::MAX;
+
     /// Builds the filter from one colour's attack tables, for a single board; `None` on boards
     /// too narrow for a step's file and rank to be read back from its cell offset.
     pub fn build(t: &AttackTables, geometry: &Geometry) -> Option<CheckReach> {
@@ -342,8 +348,12 @@ impl CheckReach {
         let mut r = CheckReach {
             attackers: vec![0; (WIDTH * WIDTH) as usize],
             on_line: vec![false; (WIDTH * WIDTH) as usize],
+            line_slide: vec![CheckReach::NO_LINE; (WIDTH * WIDTH) as usize],
             coords,
         };
+        // Squares on two lines at once (a rider's step and its double) are left to the full
+        // test: `line_slide` names a line only where it is the only one.
+        let mut lines = vec![0u8; (WIDTH * WIDTH) as usize];
         let slot = |(f, rk): (i32, i32)| {
             (f.abs() <= SPAN && rk.abs() <= SPAN).then(|| ((f + SPAN) * WIDTH + rk + SPAN) as usize)
         };
@@ -352,7 +362,7 @@ impl CheckReach {
                 r.attackers[i] |= la.mask;
             }
         }
-        for sa in &t.slides {
+        for (n, sa) in t.slides.iter().enumerate() {
             let riders = sa.limited.iter().fold(sa.unlimited, |m, &(lm, _)| m | lm);
             let (f, rk) = decode(sa.delta);
             for k in 1.. {
@@ -365,7 +375,16 @@ impl CheckReach {
                     .filter(|&&(_, max)| k <= max as i32)
                     .fold(0, |m, &(lm, _)| m | lm);
                 r.attackers[i] |= sa.unlimited | ranged | if k == 1 { sa.near } else { 0 };
-                r.on_line[i] |= riders != 0;
+                if riders != 0 {
+                    r.on_line[i] = true;
+                    lines[i] = lines[i].saturating_add(1);
+                    r.line_slide[i] = u8::try_from(n).unwrap_or(CheckReach::NO_LINE);
+                }
+            }
+        }
+        for (slide, &count) in r.line_slide.iter_mut().zip(&lines) {
+            if count > 1 {
+                *slide = CheckReach::NO_LINE;
             }
         }
         Some(r)
