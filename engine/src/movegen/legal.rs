@@ -170,7 +170,7 @@ impl Position {
             if c.is_empty() {
                 continue;
             }
-            return !beyond || !(c.is_color(them) && sa.reaches(1 << c.id().0, k));
+            return !(beyond && c.is_color(them) && sa.reaches(1 << c.id().0, k));
         }
     }
 
