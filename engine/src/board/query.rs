@@ -19,21 +19,11 @@ impl Position {
     }
 
     /// The square of the man `mv` captures, if it captures one.
-    #[inline]
+    #[inline(always)]
     pub fn capture_square(&self, mv: Move) -> Option<Square> {
         let sq = match mv.kind {
             MoveKind::EnPassant | MoveKind::Locust | MoveKind::Transfer => mv.aux,
-            MoveKind::Sweep => {
-                return self
-                    .sweep_victims(mv.from, mv.to)
-                    .first()
-                    .copied()
-                    .or_else(|| {
-                        self.cell(mv.to)
-                            .is_color(self.side_to_move().opposite())
-                            .then_some(mv.to)
-                    });
-            }
+            MoveKind::Sweep => return self.sweep_capture_square(mv),
             MoveKind::Swap => return None,
             MoveKind::Drop
             | MoveKind::Pass
@@ -45,6 +35,21 @@ impl Position {
         self.cell(sq)
             .is_color(self.side_to_move().opposite())
             .then_some(sq)
+    }
+
+    /// The first man a sweep (a rider taking every enemy on its path) captures: kept out of
+    /// line, since the ordinary moves that [`Position::capture_square`] answers for every
+    /// node's move list need only a look at one cell.
+    #[inline(never)]
+    fn sweep_capture_square(&self, mv: Move) -> Option<Square> {
+        self.sweep_victims(mv.from, mv.to)
+            .first()
+            .copied()
+            .or_else(|| {
+                self.cell(mv.to)
+                    .is_color(self.side_to_move().opposite())
+                    .then_some(mv.to)
+            })
     }
 
     /// The type of the man `mv` captures, if any.
