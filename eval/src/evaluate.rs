@@ -7,13 +7,15 @@
 
 use std::cell::RefCell;
 
+use arrayvec::ArrayVec;
+
 use chimera_engine::search::{Evaluator, Value};
 use chimera_engine::types::{Color, Square};
 use chimera_engine::variant::tables::{CAPTURE, QUIET};
 use chimera_engine::{PieceId, Position, VariantRef};
 
-use crate::pawn_cache::{self, PawnEntry, PawnKeys};
-use crate::pawns;
+use crate::pawn_cache::{self, PawnEntry, PawnKeys, MAX_PASSERS};
+use crate::pawns::{self, FileCounts};
 use crate::tables::{Tables, Weights};
 use crate::terms::Terms;
 
@@ -184,7 +186,6 @@ impl VariantEval {
         window: Option<(Value, Value)>,
     ) -> (Sums, i32, [i32; 2], [i32; 2], bool) {
         let v = &*self.variant;
-        let g = &v.geometry;
         let t = &self.tables;
         let np = t.pieces.len();
         let mut score = [(0i32, 0i32); 2];
@@ -197,7 +198,6 @@ impl VariantEval {
         ];
         let mut mat = [0i32; 2];
         let mut pawns = [0i32; 2];
-        let ranks = g.ranks as i32;
 
         for color in Color::ALL {
             let c = color.index();
@@ -257,13 +257,37 @@ impl VariantEval {
             }
         }
 
-        let pawn = pawn_cache::lookup(pawn_key, || self.pawn_structure(pos, pawn_key));
-        let file_pawns = &pawn.file_pawns;
-        for (side, cached) in score.iter_mut().zip(pawn.score) {
-            side.0 += cached.0;
-            side.1 += cached.1;
-        }
+        pawn_cache::with(
+            pawn_key,
+            || self.pawn_structure(pos, pawn_key),
+            |pawn| {
+                for (side, cached) in score.iter_mut().zip(pawn.score) {
+                    side.0 += cached.0;
+                    side.1 += cached.1;
+                }
+                self.activity(pos, royal, &pawn.file_pawns, &mut score);
+                self.shelter_and_passers(pos, royal, &pawn.passers, &mut score);
+            },
+        );
 
+        let phase = (phase_mat * 256 / t.phase_total).min(256);
+        (score, phase, mat, pawns, true)
+    }
+
+    /// Mobility, attacks on the enemy royal's neighbourhood, threats on enemy men worth more
+    /// than their attacker, riders on open files and men left hanging, added to `score`.
+    fn activity(
+        &self,
+        pos: &Position,
+        royal: [Option<Square>; 2],
+        file_pawns: &[FileCounts; 2],
+        score: &mut Sums,
+    ) {
+        let v = &*self.variant;
+        let g = &v.geometry;
+        let t = &self.tables;
+        let np = t.pieces.len();
+        let ranks = g.ranks as i32;
         // Mobility, attacks on the enemy royal's neighbourhood and threats on enemy men worth
         // more than their attacker, from the plain leaps and slides of each man (conditional
         // moves are left out: they are rare and slow to walk).
@@ -446,7 +470,20 @@ impl VariantEval {
                 }
             }
         });
+    }
 
+    /// The pawn shield in front of each royal man still near home, and the passed men (from
+    /// the pawn-structure entry's `passers`), added to `score`.
+    fn shelter_and_passers(
+        &self,
+        pos: &Position,
+        royal: [Option<Square>; 2],
+        passers: &[ArrayVec<(Square, u8), MAX_PASSERS>; 2],
+        score: &mut Sums,
+    ) {
+        let g = &self.variant.geometry;
+        let t = &self.tables;
+        let ranks = g.ranks as i32;
         // Pawn shield in front of a royal man still near home, and passed pawns.
         for color in Color::ALL {
             let c = color.index();
@@ -477,7 +514,7 @@ impl VariantEval {
                 }
             }
             let them = 1 - c;
-            for &(sq, rel) in &pawn.passers[c] {
+            for &(sq, rel) in &passers[c] {
                 let rank = &self.pawn_ranks[rel as usize];
                 let (b, file, r, _) = self.coords[sq.index()];
                 let r = r as i32;
@@ -503,8 +540,6 @@ impl VariantEval {
                 score[c].1 += eg;
             }
         }
-        let phase = (phase_mat * 256 / t.phase_total).min(256);
-        (score, phase, mat, pawns, true)
     }
 }
 

@@ -49,8 +49,13 @@ thread_local! {
     static CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The entry of `key`, computed by `compute` (and kept) when the cache does not hold it.
-pub(crate) fn lookup(key: u64, compute: impl FnOnce() -> PawnEntry) -> PawnEntry {
+/// Runs `read` on the entry of `key`, computed by `compute` (and kept) when the cache does not
+/// hold it; the entry is lent, not copied, since most evaluations find it here.
+pub(crate) fn with<R>(
+    key: u64,
+    compute: impl FnOnce() -> PawnEntry,
+    read: impl FnOnce(&PawnEntry) -> R,
+) -> R {
     CACHE.with_borrow_mut(|cache| {
         if cache.is_empty() {
             cache.resize(ENTRIES, PawnEntry::new(0));
@@ -59,7 +64,7 @@ pub(crate) fn lookup(key: u64, compute: impl FnOnce() -> PawnEntry) -> PawnEntry
         if slot.key != key {
             *slot = compute();
         }
-        slot.clone()
+        read(slot)
     })
 }
 
