@@ -584,12 +584,11 @@ impl<'a> Worker<'a> {
     #[inline]
     fn pick(&self, moves: &mut MoveList, scores: &mut ScoreList, i: usize) {
         loop {
-            let mut best = i;
-            for j in i + 1..moves.len() {
-                if scores.score[j] > scores.score[best] {
-                    best = j;
-                }
-            }
+            // The first of the best scores: the maximum first (a loop the compiler vectorises),
+            // then where it stands.
+            let rest = &scores.score[i..moves.len()];
+            let top = rest.iter().copied().fold(i32::MIN, i32::max);
+            let best = i + rest.iter().position(|&s| s == top).unwrap_or(0);
             if scores.unchecked[best] {
                 scores.unchecked[best] = false;
                 if let Some(s) = self.see(moves[best]).filter(|&s| s < 0) {
