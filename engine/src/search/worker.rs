@@ -1136,7 +1136,9 @@ impl<'a> Worker<'a> {
             }
             // Quiet moves and doubtful captures are searched only if they give check.
             let needs_check = !in_check && (!tactical || doubtful);
-            let may_check = self.checking && self.pos.may_give_check(mv);
+            // Out of check, a quiet move is on the list only because it may give check.
+            let may_check =
+                self.checking && (!in_check && !tactical || self.pos.may_give_check(mv));
             if needs_check && !may_check {
                 continue;
             }
