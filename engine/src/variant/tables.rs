@@ -314,8 +314,9 @@ pub struct CheckReach {
     /// Per difference: the index in the attack tables' `slides` of the one line with riders
     /// through the square, or [`CheckReach::NO_LINE`] when there is none or more than one.
     pub line_slide: Vec<u8>,
-    /// Per cell of the padded array: its (file, rank), for real squares.
-    coords: Vec<(i8, i8)>,
+    /// Per cell of the padded array: `file * WIDTH + rank` for real squares, so that the
+    /// index of a difference is one subtraction.
+    place: Vec<i32>,
 }
 
 /// Differences run over -SPAN..=SPAN on each axis.
@@ -340,16 +341,16 @@ impl CheckReach {
             let file = (d + stride / 2).rem_euclid(stride) - stride / 2;
             (file, (d - file) / stride)
         };
-        let mut coords = vec![(i8::MIN, i8::MIN); geometry.num_cells()];
+        let mut place = vec![0; geometry.num_cells()];
         for sq in geometry.squares() {
             let (_, file, rank) = geometry.coords(sq);
-            coords[sq.index()] = (file as i8, rank as i8);
+            place[sq.index()] = file as i32 * WIDTH + rank as i32;
         }
         let mut r = CheckReach {
             attackers: vec![0; (WIDTH * WIDTH) as usize],
             on_line: vec![false; (WIDTH * WIDTH) as usize],
             line_slide: vec![CheckReach::NO_LINE; (WIDTH * WIDTH) as usize],
-            coords,
+            place,
         };
         // Squares on two lines at once (a rider's step and its double) are left to the full
         // test: `line_slide` names a line only where it is the only one.
@@ -393,7 +394,6 @@ impl CheckReach {
     /// The table index of real square `sq` seen from the royal man's real square `royal`.
     #[inline(always)]
     pub fn index(&self, sq: Square, royal: Square) -> usize {
-        let (a, b) = (self.coords[sq.index()], self.coords[royal.index()]);
-        ((a.0 as i32 - b.0 as i32 + SPAN) * WIDTH + a.1 as i32 - b.1 as i32 + SPAN) as usize
+        (self.place[sq.index()] - self.place[royal.index()] + SPAN * WIDTH + SPAN) as usize
     }
 }
