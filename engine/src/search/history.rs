@@ -39,6 +39,40 @@ pub(crate) struct History {
     hash_bits: u32,
 }
 
+/// Where the pair numbered `pair` (`previous slot * slots + slot`) is kept in a continuation
+/// table: at that number when the table holds every pair (`hash_bits` 0), else at a hash of it.
+#[inline(always)]
+fn pair_index(pair: usize, hash_bits: u32) -> usize {
+    if hash_bits == 0 {
+        pair
+    } else {
+        ((pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - hash_bits)) as usize
+    }
+}
+
+/// The history entries of one node's quiet moves ([`History::rows`]).
+pub(crate) struct NodeRows<'a> {
+    /// The side's history, per slot.
+    quiet: &'a [i32],
+    /// Per continuation table, when there is an earlier move: the table and the number of
+    /// that move's first pair.
+    cont: [Option<(&'a [i16], usize)>; 2],
+    hash_bits: u32,
+}
+
+impl NodeRows<'_> {
+    /// The history of the node's quiet move into `slot`.
+    #[inline]
+    pub fn score(&self, slot: Slot) -> i32 {
+        let slot = slot as usize;
+        let mut s = self.quiet[slot];
+        for &(table, first) in self.cont.iter().flatten() {
+            s += table[pair_index(first + slot, self.hash_bits)] as i32;
+        }
+        s
+    }
+}
+
 /// Moves `entry` towards `bonus`'s sign: large entries move less (a bounded average).
 #[inline]
 fn saturate(entry: i32, bonus: i32) -> i32 {
@@ -88,25 +122,27 @@ impl History {
 
     #[inline]
     fn cont_index(&self, prev: Slot, slot: Slot) -> usize {
-        let pair = prev as usize * self.slots + slot as usize;
-        if self.hash_bits == 0 {
-            pair
-        } else {
-            ((pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.hash_bits)) as usize
-        }
+        pair_index(prev as usize * self.slots + slot as usize, self.hash_bits)
     }
 
     /// The history of a quiet move by `side` into `slot`, after the earlier moves `prev`
     /// (the opponent's last, then the mover's own before it; `None` where there is none).
     #[inline]
     pub fn score(&self, side: Color, slot: Slot, prev: [Option<Slot>; 2]) -> i32 {
-        let mut s = self.quiet[side.index() * self.slots + slot as usize];
-        for (table, p) in self.cont.iter().zip(prev) {
-            if let Some(p) = p {
-                s += table[self.cont_index(p, slot)] as i32;
-            }
+        self.rows(side, prev).score(slot)
+    }
+
+    /// The entries that the quiet moves of one node read: `side`'s history and the parts of
+    /// the continuation tables that the earlier moves `prev` select, found once for all the
+    /// node's moves.
+    #[inline]
+    pub fn rows(&self, side: Color, prev: [Option<Slot>; 2]) -> NodeRows<'_> {
+        let cont = |k: usize| prev[k].map(|p| (&self.cont[k][..], p as usize * self.slots));
+        NodeRows {
+            quiet: &self.quiet[side.index() * self.slots..(side.index() + 1) * self.slots],
+            cont: [cont(0), cont(1)],
+            hash_bits: self.hash_bits,
         }
-        s
     }
 
     /// Rewards (`bonus` > 0) or punishes a quiet move, in every table.

@@ -549,6 +549,7 @@ impl<'a> Worker<'a> {
     fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
         let side = self.pos.side_to_move();
         let counter = self.counter_index(ply).map(|i| self.counters[i]);
+        let history = self.history.rows(side, self.earlier_slots(ply));
         for &mv in moves.iter() {
             if tt_key != 0 && move_key(mv) == tt_key {
                 scores.push(SCORE_TT, false);
@@ -569,7 +570,7 @@ impl<'a> Worker<'a> {
                 } else if counter == Some(mv) {
                     SCORE_KILLER - 1
                 } else {
-                    self.quiet_history(side, mv, ply)
+                    self.slot(mv).map_or(0, |s| history.score(s))
                 };
                 scores.push(score, false);
             }
