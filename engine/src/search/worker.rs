@@ -545,12 +545,13 @@ impl<'a> Worker<'a> {
         !self.pos.variant().simple_attacks
     }
 
-    /// Ordering scores for `moves`, in the same order.
+    /// Ordering scores for the moves of `moves` that `scores` does not cover yet, appended in
+    /// the same order.
     fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
         let side = self.pos.side_to_move();
         let counter = self.counter_index(ply).map(|i| self.counters[i]);
         let history = self.history.rows(side, self.earlier_slots(ply));
-        for &mv in moves.iter() {
+        for &mv in &moves[scores.score.len()..] {
             if tt_key != 0 && move_key(mv) == tt_key {
                 scores.push(SCORE_TT, false);
             } else if let Some(victim) = self.pos.captured_piece(mv) {
@@ -859,8 +860,16 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
+        // The table move goes first without scoring the others: when it cuts the node off,
+        // as it mostly does, their scores are never needed.
         let mut scores = ScoreList::default();
-        self.score_moves(&moves, tt_key, ply, &mut scores);
+        if let Some(t) = (tt_key != 0)
+            .then(|| moves.iter().position(|&m| move_key(m) == tt_key))
+            .flatten()
+        {
+            moves.swap(0, t);
+            scores.push(SCORE_TT, false);
+        }
 
         let us = self.pos.side_to_move();
         let old_alpha = alpha;
@@ -869,7 +878,12 @@ impl<'a> Worker<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
-            self.pick(&mut moves, &mut scores, i);
+            if i == scores.score.len() {
+                self.score_moves(&moves, tt_key, ply, &mut scores);
+            }
+            if i > 0 || scores.score.len() == moves.len() {
+                self.pick(&mut moves, &mut scores, i);
+            }
             let mv = moves[i];
             if root && self.root_skip.contains(&mv) {
                 continue;
