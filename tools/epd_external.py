@@ -11,31 +11,20 @@ needs: python-chess (`pip install chess`)
 """
 
 import argparse
-import re
 import sys
 
 import chess
 import chess.engine
 
+import epd_read
+
 
 def records(path):
-    """Yields (board, best moves, id) for each EPD line of `path`."""
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split(None, 4)
-            board = chess.Board(" ".join(fields[:4]) + " 0 1")
-            ops = fields[4] if len(fields) > 4 else ""
-            # Only bm and id are read: other operations (pv, for one) may hold text that
-            # python-chess's own EPD parser rejects.
-            bm = re.search(r"\bbm ([^;]*);", ops)
-            if not bm:
-                continue
-            best = [board.parse_san(s) for s in bm.group(1).split()]
-            ident = re.search(r'\bid "([^"]*)"', ops)
-            yield board, best, ident.group(1) if ident else f"line {number}"
+    """Yields (board, best moves, id) for each EPD line of `path` that has bm moves."""
+    for number, board, ops in epd_read.positions(path):
+        best = [board.parse_san(s) for s in epd_read.moves(ops, "bm")]
+        if best:
+            yield board, best, epd_read.ident(ops, number)
 
 
 def main():

@@ -12,10 +12,11 @@ usage: tools/epd_mirror.py SUITE colors|files > MIRRORED.epd
 needs: python-chess (`pip install chess`)
 """
 
-import re
 import sys
 
 import chess
+
+import epd_read
 
 
 def mirrored_move(move, flip):
@@ -31,35 +32,22 @@ def main():
         flip = chess.square_mirror
     else:
         flip = lambda s: chess.square(7 - chess.square_file(s), chess.square_rank(s))
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split(None, 4)
-            board = chess.Board(" ".join(fields[:4]) + " 0 1")
-            ops = fields[4] if len(fields) > 4 else ""
-            if mode == "colors":
-                image = board.mirror()
-            elif board.castling_rights:
-                continue
-            else:
-                image = board.transform(chess.flip_horizontal)
-
-            def moves(code):
-                found = re.search(r"\b" + code + r" ([^;]*);", ops)
-                sans = found.group(1).split() if found else []
-                return [image.san(mirrored_move(board.parse_san(s), flip)) for s in sans]
-
-            ident = re.search(r'\bid "([^"]*)"', ops)
-            ident = ident.group(1) if ident else f"line {number}"
-            out = " ".join(image.fen().split()[:4])
-            for code in ("bm", "am"):
-                listed = moves(code)
-                if listed:
-                    out += f" {code} {' '.join(listed)};"
-            print(f'{out} id "{ident}-{mode[0]}";')
-
+    for number, board, ops in epd_read.positions(path):
+        if mode == "colors":
+            image = board.mirror()
+        elif board.castling_rights:
+            continue
+        else:
+            image = board.transform(chess.flip_horizontal)
+        out = " ".join(image.fen().split()[:4])
+        for code in ("bm", "am"):
+            listed = [
+                image.san(mirrored_move(board.parse_san(s), flip))
+                for s in epd_read.moves(ops, code)
+            ]
+            if listed:
+                out += f" {code} {' '.join(listed)};"
+        print(f'{out} id "{epd_read.ident(ops, number)}-{mode[0]}";')
 
 if __name__ == "__main__":
     main()
