@@ -413,7 +413,7 @@ fn check_unmade_safety(report: &mut Report, pos: &mut Position, at: &str) {
             let us = pos.side_to_move();
             let reach = &r[us.opposite().index()];
             pos.royal_square(us)
-                .is_some_and(|k| m.from != k && reach.on_line[reach.index(m.from, k)])
+                .is_some_and(|k| m.from != k && reach.on_line(reach.index(m.from, k)))
         }) {
             report.count("safe move from a rider's line");
         }

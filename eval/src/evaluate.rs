@@ -275,7 +275,9 @@ impl VariantEval {
     }
 
     /// Mobility, attacks on the enemy royal's neighbourhood, threats on enemy men worth more
-    /// than their attacker, riders on open files and men left hanging, added to `score`.
+    /// than their attacker, riders on open files and men left hanging, added to `score`; all
+    /// from the plain leaps and slides of each man (conditional moves are left out: they are
+    /// rare and slow to walk).
     fn activity(
         &self,
         pos: &Position,
@@ -288,9 +290,6 @@ impl VariantEval {
         let t = &self.tables;
         let np = t.pieces.len();
         let ranks = g.ranks as i32;
-        // Mobility, attacks on the enemy royal's neighbourhood and threats on enemy men worth
-        // more than their attacker, from the plain leaps and slides of each man (conditional
-        // moves are left out: they are rare and slow to walk).
         ATTACKED.with_borrow_mut(|attacked| {
             attacked.clear();
             attacked.resize(g.num_cells(), 0);
@@ -484,7 +483,6 @@ impl VariantEval {
         let g = &self.variant.geometry;
         let t = &self.tables;
         let ranks = g.ranks as i32;
-        // Pawn shield in front of a royal man still near home, and passed pawns.
         for color in Color::ALL {
             let c = color.index();
             let forward: i32 = if color == Color::White { 1 } else { -1 };

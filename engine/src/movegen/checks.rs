@@ -34,7 +34,7 @@ impl Position {
         let royal = self.royal_sq[them.index()];
         let direct = r.attackers[r.index(mv.to, royal)] & (1 << mover.0) != 0;
         // A man leaving a line to the royal man may uncover a friendly rider behind him.
-        let uncovered = from.is_some_and(|f| r.on_line[r.index(f, royal)]);
+        let uncovered = from.is_some_and(|f| r.on_line(r.index(f, royal)));
         direct || uncovered
     }
 }

@@ -9,6 +9,7 @@ use arrayvec::ArrayVec;
 use super::generate::{MoveCounter, MoveList, MoveSink};
 use crate::board::position::Position;
 use crate::types::{Cell, Color, Move, MoveKind, Square};
+use crate::variant::tables::CheckReach;
 
 /// What the fast legality test needs to know about the position, computed once per node.
 #[derive(Debug)]
@@ -114,7 +115,7 @@ impl Position {
     /// through that square and the royal man, so a man other than the royal one is safe to
     /// move when the square is on no such line, or when the line holds no enemy rider that
     /// would reach the royal man once the square is empty. Only where the variant's
-    /// [`CheckReach`](crate::variant::tables::CheckReach) tables exist (plain leaps and slides
+    /// [`CheckReach`] tables exist (plain leaps and slides
     /// on one board, no rule adding to what a move does); false means "make it and test".
     #[inline]
     pub fn leaves_royal_safe_unmade(&self, mv: Move) -> bool {
@@ -133,26 +134,23 @@ impl Position {
                     return false;
                 }
                 let r = &reach[us.opposite().index()];
-                let at = r.index(mv.from, royal);
-                !r.on_line[at] || self.line_stays_shut(mv, royal, r.line_slide[at])
+                match r.line_slide[r.index(mv.from, royal)] {
+                    CheckReach::NO_LINE => true,
+                    CheckReach::SEVERAL_LINES => false,
+                    slide => self.line_stays_shut(mv, royal, slide),
+                }
             }
             _ => false,
         }
     }
 
-    /// True when the line of the enemy slide attack `slide` (an index into his attack tables,
-    /// [`CheckReach::NO_LINE`](crate::variant::tables::CheckReach::NO_LINE) for none known)
+    /// True when the line of the enemy slide attack `slide` (an index into his attack tables)
     /// from `royal` through `mv.from` still carries no attack on him after `mv`: a man stands
     /// between him and the square, `mv` arrives on the line before any enemy beyond it, or the
     /// first man beyond it does not attack along the line from that far.
     fn line_stays_shut(&self, mv: Move, royal: Square, slide: u8) -> bool {
         let them = self.side.opposite();
-        let Some(sa) = self.variant.attacks[them.index()]
-            .slides
-            .get(slide as usize)
-        else {
-            return false;
-        };
+        let sa = &self.variant.attacks[them.index()].slides[slide as usize];
         let mut s = royal;
         let mut k = 0u8;
         let mut beyond = false;

@@ -863,13 +863,17 @@ impl<'a> Worker<'a> {
         // The table move goes first without scoring the others: when it cuts the node off,
         // as it mostly does, their scores are never needed.
         let mut scores = ScoreList::default();
-        if let Some(t) = (tt_key != 0)
-            .then(|| moves.iter().position(|&m| move_key(m) == tt_key))
-            .flatten()
+        let tt_first = match moves
+            .iter()
+            .position(|&m| tt_key != 0 && move_key(m) == tt_key)
         {
-            moves.swap(0, t);
-            scores.push(SCORE_TT, false);
-        }
+            Some(t) => {
+                moves.swap(0, t);
+                scores.push(SCORE_TT, false);
+                true
+            }
+            None => false,
+        };
 
         let us = self.pos.side_to_move();
         let old_alpha = alpha;
@@ -879,9 +883,10 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         for i in 0..moves.len() {
             if i == scores.score.len() {
-                self.score_moves(&moves, tt_key, ply, &mut scores);
+                // The table move, if listed, is already first: no other move has its key.
+                self.score_moves(&moves, 0, ply, &mut scores);
             }
-            if i > 0 || scores.score.len() == moves.len() {
+            if i > 0 || !tt_first {
                 self.pick(&mut moves, &mut scores, i);
             }
             let mv = moves[i];

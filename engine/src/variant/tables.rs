@@ -308,11 +308,9 @@ pub struct CheckReach {
     /// Per (file, rank) difference of a square from the royal man's: the types that would
     /// attack him from there.
     pub attackers: Vec<PieceMask>,
-    /// Per difference: true when the square lies on a slide line to the royal man, so that a
-    /// man leaving it may uncover a check.
-    pub on_line: Vec<bool>,
     /// Per difference: the index in the attack tables' `slides` of the one line with riders
-    /// through the square, or [`CheckReach::NO_LINE`] when there is none or more than one.
+    /// through the square to the royal man, [`CheckReach::NO_LINE`] when there is none (a man
+    /// leaving the square uncovers nothing), [`CheckReach::SEVERAL_LINES`] when there are more.
     pub line_slide: Vec<u8>,
     /// Per cell of the padded array: `file * WIDTH + rank` for real squares, so that the
     /// index of a difference is one subtraction.
@@ -324,8 +322,11 @@ const SPAN: i32 = MAX_BOARD_SIDE as i32 - 1;
 const WIDTH: i32 = 2 * SPAN + 1;
 
 impl CheckReach {
-    /// The `line_slide` of a square on no rider's line, or on several.
+    /// The `line_slide` of a square on no rider's line.
     pub const NO_LINE: u8 = u8::MAX;
+    /// The `line_slide` of a square on several riders' lines (a rider's step and its double),
+    /// or on a line whose index does not fit.
+    pub const SEVERAL_LINES: u8 = u8::MAX - 1;
 
     /// Builds the filter from one colour's attack tables, for a single board; `None` on boards
     /// too narrow for a step's file and rank to be read back from its cell offset.
@@ -348,13 +349,9 @@ impl CheckReach {
         }
         let mut r = CheckReach {
             attackers: vec![0; (WIDTH * WIDTH) as usize],
-            on_line: vec![false; (WIDTH * WIDTH) as usize],
             line_slide: vec![CheckReach::NO_LINE; (WIDTH * WIDTH) as usize],
             place,
         };
-        // Squares on two lines at once (a rider's step and its double) are left to the full
-        // test: `line_slide` names a line only where it is the only one.
-        let mut lines = vec![0u8; (WIDTH * WIDTH) as usize];
         let slot = |(f, rk): (i32, i32)| {
             (f.abs() <= SPAN && rk.abs() <= SPAN).then(|| ((f + SPAN) * WIDTH + rk + SPAN) as usize)
         };
@@ -377,18 +374,26 @@ impl CheckReach {
                     .fold(0, |m, &(lm, _)| m | lm);
                 r.attackers[i] |= sa.unlimited | ranged | if k == 1 { sa.near } else { 0 };
                 if riders != 0 {
-                    r.on_line[i] = true;
-                    lines[i] = lines[i].saturating_add(1);
-                    r.line_slide[i] = u8::try_from(n).unwrap_or(CheckReach::NO_LINE);
+                    r.line_slide[i] = match u8::try_from(n) {
+                        Ok(n)
+                            if n < CheckReach::SEVERAL_LINES
+                                && r.line_slide[i] == CheckReach::NO_LINE =>
+                        {
+                            n
+                        }
+                        _ => CheckReach::SEVERAL_LINES,
+                    };
                 }
             }
         }
-        for (slide, &count) in r.line_slide.iter_mut().zip(&lines) {
-            if count > 1 {
-                *slide = CheckReach::NO_LINE;
-            }
-        }
         Some(r)
+    }
+
+    /// True when the square at difference index `i` lies on a slide line to the royal man, so
+    /// that a man leaving it may uncover a check.
+    #[inline(always)]
+    pub fn on_line(&self, i: usize) -> bool {
+        self.line_slide[i] != CheckReach::NO_LINE
     }
 
     /// The table index of real square `sq` seen from the royal man's real square `royal`.
