@@ -504,7 +504,7 @@ fn uci_plays_the_seed_variants_without_illegal_moves() {
             } else {
                 format!("position startpos moves {}", played.join(" "))
             };
-            let out = talk(&mut d, &cap, &[&position, "go nodes 400"]);
+            let out = talk(&mut d, &cap, &[&position, "go nodes 1000"]);
             let best = bestmoves(&out);
             assert_eq!(best.len(), 1, "{variant}: {out:?}");
             let mv = best[0].split_whitespace().nth(1).unwrap().to_string();

@@ -6,8 +6,9 @@ use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square};
 
 impl Position {
     fn edit_take(&mut self, sq: Square) -> Cell {
+        let place = self.list_place(sq);
         let cell = self.take(sq);
-        self.journal.push(Change::Took(sq, cell));
+        self.journal.push(Change::Took(sq, cell, place));
         cell
     }
 
@@ -327,7 +328,7 @@ impl Position {
                 Change::Put(sq) => {
                     self.take_hashed::<false>(sq);
                 }
-                Change::Took(sq, cell) => self.put_hashed::<false>(sq, cell),
+                Change::Took(sq, cell, place) => self.put_back(sq, cell, place),
                 Change::Shifted(from, to, old) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),

@@ -23,7 +23,9 @@ pub(crate) struct CastlePath {
     pub safe: ArrayVec<Square, 16>,
 }
 
-/// The squares of one colour's men, with O(1) insert and remove.
+/// The squares of one colour's men, with O(1) insert and remove. Unmake puts the list back in
+/// the order it had before the move: moves are generated in this order, so the search must not
+/// see it changed by moves that were only made to test them.
 #[derive(Clone, Debug)]
 pub struct PieceList {
     squares: Vec<Square>,
@@ -55,6 +57,28 @@ impl PieceList {
             self.squares[i] = last;
             self.index[last.index()] = i as u16;
         }
+    }
+
+    /// Where `sq` stands in the list.
+    #[inline(always)]
+    fn place_of(&self, sq: Square) -> u16 {
+        self.index[sq.index()]
+    }
+
+    /// Puts `sq` back at `place`, where [`PieceList::remove`] took it from: the exact inverse
+    /// of that removal, so that taking a move back leaves the list in the order it had.
+    #[inline(always)]
+    fn restore(&mut self, sq: Square, place: u16) {
+        let i = place as usize;
+        if i == self.squares.len() {
+            self.add(sq);
+            return;
+        }
+        let moved = self.squares[i];
+        self.index[moved.index()] = self.squares.len() as u16;
+        self.squares.push(moved);
+        self.squares[i] = sq;
+        self.index[sq.index()] = place;
     }
 
     #[inline(always)]
@@ -101,8 +125,8 @@ pub const RESERVE_NONE: u8 = 0xFF;
 pub(crate) enum Change {
     /// A man was put on an empty square.
     Put(Square),
-    /// The man (cell) on a square was taken off.
-    Took(Square, Cell),
+    /// The man (cell) on a square was taken off, from this place in his colour's piece list.
+    Took(Square, Cell, u16),
     /// The man on `from` went to the empty `to`; `from` held the old cell.
     Shifted(Square, Square, Cell),
     /// One man of a coloured type (cell index) went into the hand.
@@ -396,6 +420,25 @@ impl Position {
         if HASH {
             self.st.hash ^= self.hash_cell(sq, cell);
         }
+        self.track_royal_add(sq, cell);
+    }
+
+    /// Where the man on `sq` stands in his colour's piece list.
+    #[inline(always)]
+    pub(crate) fn list_place(&self, sq: Square) -> u16 {
+        let color = self.board[sq.index()].color().unwrap_or(Color::White);
+        self.lists[color.index()].place_of(sq)
+    }
+
+    /// Puts `cell` back on `sq` at `place` of its colour's piece list, undoing a take without
+    /// touching the hash.
+    #[inline(always)]
+    pub(crate) fn put_back(&mut self, sq: Square, cell: Cell, place: u16) {
+        debug_assert!(self.board[sq.index()].is_empty() && cell.is_piece());
+        let color = cell.color().unwrap_or(Color::White);
+        self.board[sq.index()] = cell;
+        self.lists[color.index()].restore(sq, place);
+        self.counts[color.index()][cell.id().index()] += 1;
         self.track_royal_add(sq, cell);
     }
 
