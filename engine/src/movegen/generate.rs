@@ -97,6 +97,22 @@ impl Position {
         }
     }
 
+    /// Appends the pseudo-legal moves of the side to move's man on `from`: the moves the full
+    /// generators list for him, in the same order, so that the search can look for one move
+    /// (the table's) without listing everyone's. Appends nothing when `from` holds none of his
+    /// men, or when the position's moves are not listed man by man (board rules, the choice of
+    /// the reserve files).
+    pub fn generate_moves_of(&self, from: Square, list: &mut MoveList) {
+        let us = self.side;
+        if self.variant.needs_board_rules()
+            || self.variant.reserve.is_some() && self.reserve_pending(us)
+            || !self.cell(from).is_color(us)
+        {
+            return;
+        }
+        self.generate_from(from, list);
+    }
+
     /// Appends the pseudo-legal moves of the man on `from` (with their gating forms).
     /// Returns true when the man can pass (see [`Position::generate_piece_moves`]).
     pub(crate) fn generate_from(&self, from: Square, list: &mut MoveList) -> bool {

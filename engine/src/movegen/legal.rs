@@ -64,7 +64,7 @@ pub struct DeferredLegality {
 
 impl DeferredLegality {
     /// Nothing deferred: every listed move is legal.
-    const NONE: DeferredLegality = DeferredLegality { guard: None };
+    pub const NONE: DeferredLegality = DeferredLegality { guard: None };
 
     /// True when `mv` was listed without its legality test (castling never is).
     #[inline]
@@ -265,6 +265,30 @@ impl Position {
         let ok = !self.royal_in_danger(us);
         self.unmake_move();
         ok
+    }
+
+    /// True when `mv`, a pseudo-legal move of the side to move, leaves its royal man safe:
+    /// judged without making it where [`Position::leaves_royal_safe_unmade`] can (out of
+    /// check), by making it otherwise. `in_check` is the side to move's check.
+    pub fn is_pseudo_legal_move_legal(&mut self, mv: Move, in_check: bool) -> bool {
+        if !in_check && self.leaves_royal_safe_unmade(mv) {
+            return true;
+        }
+        if self.royal_steps(mv) {
+            return self.royal_step_safe(mv.from, mv.to);
+        }
+        self.is_legal_by_making(mv)
+    }
+
+    /// True when `mv` is a plain move of the side to move's only royal man, under the rules
+    /// where [`Position::royal_step_safe`] decides its legality (those of the fast path).
+    fn royal_steps(&self, mv: Move) -> bool {
+        let us = self.side;
+        matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && self.variant.simple_attacks
+            && self.royal_count(us) == 1
+            && mv.from == self.royal_sq[us.index()]
+            && self.royals_protected(us)
     }
 
     /// True when the royal man moving from `from` to `to` would be safe there.

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::pages::large_vec;
 use super::{Value, MATE_BOUND};
-use crate::types::Move;
+use crate::types::{Move, Square};
 
 /// What a stored score says about the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -46,6 +46,12 @@ pub fn move_key(mv: Move) -> u32 {
         | (mv.to.0 as u32 & 0x3FF) << 10
         | (mv.kind as u32 & 0xF) << 20
         | (mv.piece as u32) << 24
+}
+
+/// The square a move with the key `key` ([`move_key`]) starts from.
+#[inline]
+pub fn key_from(key: u32) -> Square {
+    Square((key & 0x3FF) as u16)
 }
 
 /// A score for the table: mate scores are made relative to the node, not the root.

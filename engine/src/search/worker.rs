@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use super::history::{History, Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
-use super::tt::{move_key, value_from_tt, value_to_tt, Bound};
+use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound};
 use super::{
     game_value, Evaluator, Score, SearchReport, Shared, Value, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -720,6 +720,46 @@ impl<'a> Worker<'a> {
         None
     }
 
+    /// The table move with the key `tt_key`, when it is a legal move of a man on the board,
+    /// found among that man's moves alone; `None` otherwise (it may still be a legal move of
+    /// another kind, which the full list has).
+    fn legal_table_move(&mut self, tt_key: u32, in_check: bool) -> Option<Move> {
+        let mut moves = MoveList::new();
+        self.pos.generate_moves_of(key_from(tt_key), &mut moves);
+        // The first move with the key, as in the full list: a few kinds of move leave a
+        // square out of the key, so two of one man's moves may share it.
+        let mv = moves.iter().copied().find(|&m| move_key(m) == tt_key)?;
+        self.pos
+            .is_pseudo_legal_move_legal(mv, in_check)
+            .then_some(mv)
+    }
+
+    /// Moves the move with the key `tt_key` to the front of `moves`; false when none has it.
+    fn table_move_first(moves: &mut MoveList, tt_key: u32) -> bool {
+        match moves
+            .iter()
+            .position(|&m| tt_key != 0 && move_key(m) == tt_key)
+        {
+            Some(t) => {
+                moves.swap(0, t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Replaces `moves`, which holds the table move found by [`Worker::legal_table_move`]
+    /// alone, with the full list, ordered as if it had been listed before: the table move
+    /// first, in the place of the move it changed places with.
+    fn list_behind_table_move(&mut self, moves: &mut MoveList, tt_key: u32) -> DeferredLegality {
+        let table_move = moves[0];
+        moves.clear();
+        let deferred = self.pos.generate_legal_deferred(moves);
+        let listed = Self::table_move_first(moves, tt_key);
+        debug_assert!(listed && moves[0] == table_move);
+        deferred
+    }
+
     /// `in_check`: whether the side to move is in check, when the caller knows it.
     ///
     /// `cut_node`: a null-window node expected to fail high: the first move of its parent's
@@ -850,30 +890,39 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
 
+        let probcut_node = !pv_node && !in_check && depth >= 5;
         let mut moves = MoveList::new();
-        let deferred = self.pos.generate_legal_deferred(&mut moves);
-        if moves.is_empty() {
-            return game_value(self.pos.no_move_value(in_check), ply);
-        }
-        if !pv_node && !in_check && depth >= 5 {
-            if let Some(v) = self.probcut(&moves, &deferred, depth, beta, ply, cut_node) {
-                return v;
-            }
-        }
-        // The table move goes first without scoring the others: when it cuts the node off,
-        // as it mostly does, their scores are never needed.
         let mut scores = ScoreList::default();
-        let tt_first = match moves
-            .iter()
-            .position(|&m| tt_key != 0 && move_key(m) == tt_key)
-        {
-            Some(t) => {
-                moves.swap(0, t);
-                scores.push(SCORE_TT, false);
-                true
-            }
-            None => false,
+        // The table move is searched before the other moves are even listed, where nothing
+        // comes before it (ProbCut tries the listed captures first; the root may leave moves
+        // out): when it cuts the node off, as it mostly does, the list is never needed.
+        let early = if tt_key != 0 && !root && !probcut_node {
+            self.legal_table_move(tt_key, in_check)
+        } else {
+            None
         };
+        let mut unlisted = early.is_some();
+        let mut deferred = DeferredLegality::NONE;
+        // The table move goes first without scoring the others: when it cuts the node off,
+        // their scores are never needed either.
+        let tt_first = if let Some(mv) = early {
+            moves.push(mv);
+            true
+        } else {
+            deferred = self.pos.generate_legal_deferred(&mut moves);
+            if moves.is_empty() {
+                return game_value(self.pos.no_move_value(in_check), ply);
+            }
+            if probcut_node {
+                if let Some(v) = self.probcut(&moves, &deferred, depth, beta, ply, cut_node) {
+                    return v;
+                }
+            }
+            Self::table_move_first(&mut moves, tt_key)
+        };
+        if tt_first {
+            scores.push(SCORE_TT, false);
+        }
 
         let us = self.pos.side_to_move();
         let old_alpha = alpha;
@@ -881,7 +930,15 @@ impl<'a> Worker<'a> {
         let mut best_move = NO_MOVE;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut searched = 0usize;
-        for i in 0..moves.len() {
+        for i in 0.. {
+            if i == moves.len() && unlisted {
+                // The table move, searched alone, did not cut the node off.
+                unlisted = false;
+                deferred = self.list_behind_table_move(&mut moves, tt_key);
+            }
+            if i == moves.len() {
+                break;
+            }
             if i == scores.score.len() {
                 // The table move, if listed, is already first: no other move has its key.
                 self.score_moves(&moves, 0, ply, &mut scores);
