@@ -979,7 +979,7 @@ impl<'a> Worker<'a> {
                 && !is_killer
                 && searched > 0
                 && if quiet {
-                    depth <= 4 && self.see_ge(mv, -60 * depth) == Some(false)
+                    depth <= 5 && self.see_ge(mv, -60 * depth) == Some(false)
                 } else {
                     // A losing capture's exchange was worked out when it was picked.
                     losing_exchange(scores.score[i]).is_some_and(|s| s < -100 * depth * depth)
