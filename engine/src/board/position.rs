@@ -65,8 +65,9 @@ impl PieceList {
         self.index[sq.index()]
     }
 
-    /// Puts `sq` back at `place`, where [`PieceList::remove`] took it from: the exact inverse
-    /// of that removal, so that taking a move back leaves the list in the order it had.
+    /// Puts `sq` at `place`: where [`PieceList::remove`] took it from (the exact inverse of
+    /// that removal, so that taking a move back leaves the list in the order it had), or at the
+    /// end.
     #[inline(always)]
     fn restore(&mut self, sq: Square, place: u16) {
         let i = place as usize;
@@ -403,24 +404,13 @@ impl Position {
             .unwrap_or(Square::NONE)
     }
 
-    /// Puts `cell` on the empty square `sq`.
+    /// Puts `cell` on the empty square `sq` (last in its colour's piece list).
     #[inline(always)]
     pub(crate) fn put(&mut self, sq: Square, cell: Cell) {
-        self.put_hashed::<true>(sq, cell);
-    }
-
-    /// [`Position::put`], updating the hash only when `HASH` (unmake restores the saved hash).
-    #[inline(always)]
-    pub(crate) fn put_hashed<const HASH: bool>(&mut self, sq: Square, cell: Cell) {
-        debug_assert!(self.board[sq.index()].is_empty() && cell.is_piece());
         let color = cell.color().unwrap_or(Color::White);
-        self.board[sq.index()] = cell;
-        self.lists[color.index()].add(sq);
-        self.counts[color.index()][cell.id().index()] += 1;
-        if HASH {
-            self.st.hash ^= self.hash_cell(sq, cell);
-        }
-        self.track_royal_add(sq, cell);
+        let end = self.lists[color.index()].squares.len() as u16;
+        self.put_back(sq, cell, end);
+        self.st.hash ^= self.hash_cell(sq, cell);
     }
 
     /// Where the man on `sq` stands in his colour's piece list.
@@ -430,8 +420,8 @@ impl Position {
         self.lists[color.index()].place_of(sq)
     }
 
-    /// Puts `cell` back on `sq` at `place` of its colour's piece list, undoing a take without
-    /// touching the hash.
+    /// Puts `cell` on the empty square `sq` at `place` of its colour's piece list, without
+    /// touching the hash (unmake restores the saved hash).
     #[inline(always)]
     pub(crate) fn put_back(&mut self, sq: Square, cell: Cell, place: u16) {
         debug_assert!(self.board[sq.index()].is_empty() && cell.is_piece());

@@ -180,7 +180,7 @@ impl Position {
     /// The fast-path facts, or `None` when every move must be tested by making it.
     fn guard(&self) -> Option<Guard> {
         let us = self.side;
-        if !self.variant.simple_attacks || self.royal_count(us) != 1 {
+        if !self.has_fast_path(us) {
             return None;
         }
         let royal = self.royal_sq[us.index()];
@@ -271,7 +271,8 @@ impl Position {
     /// judged without making it where [`Position::leaves_royal_safe_unmade`] can (out of
     /// check), by making it otherwise. `in_check` is the side to move's check.
     pub fn is_pseudo_legal_move_legal(&mut self, mv: Move, in_check: bool) -> bool {
-        if !in_check && self.leaves_royal_safe_unmade(mv) {
+        // Without protected royal men every pseudo-legal move is legal.
+        if !self.royals_protected(self.side) || !in_check && self.leaves_royal_safe_unmade(mv) {
             return true;
         }
         if self.royal_steps(mv) {
@@ -281,14 +282,19 @@ impl Position {
     }
 
     /// True when `mv` is a plain move of the side to move's only royal man, under the rules
-    /// where [`Position::royal_step_safe`] decides its legality (those of the fast path).
+    /// where [`Position::royal_step_safe`] decides its legality (the fast path's; the caller
+    /// has seen that the royal man is protected).
     fn royal_steps(&self, mv: Move) -> bool {
         let us = self.side;
         matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            && self.variant.simple_attacks
-            && self.royal_count(us) == 1
+            && self.has_fast_path(us)
             && mv.from == self.royal_sq[us.index()]
-            && self.royals_protected(us)
+    }
+
+    /// True when `us`'s moves may be judged by the fast path's tests ([`Guard`]): attacks
+    /// that are plain leaps and slides, and a single royal man.
+    fn has_fast_path(&self, us: Color) -> bool {
+        self.variant.simple_attacks && self.royal_count(us) == 1
     }
 
     /// True when the royal man moving from `from` to `to` would be safe there.

@@ -736,10 +736,10 @@ impl<'a> Worker<'a> {
 
     /// Moves the move with the key `tt_key` to the front of `moves`; false when none has it.
     fn table_move_first(moves: &mut MoveList, tt_key: u32) -> bool {
-        match moves
-            .iter()
-            .position(|&m| tt_key != 0 && move_key(m) == tt_key)
-        {
+        if tt_key == 0 {
+            return false;
+        }
+        match moves.iter().position(|&m| move_key(m) == tt_key) {
             Some(t) => {
                 moves.swap(0, t);
                 true
