@@ -10,6 +10,7 @@
 //! The engine never prints: every result goes through the [`SearchReport`] trait, and scores
 //! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
 
+mod busy;
 mod history;
 mod pages;
 pub mod see;
@@ -203,6 +204,8 @@ pub(crate) struct Shared<'a> {
     pub budget: TimeBudget,
     pub start: Instant,
     pub threads: usize,
+    /// Moves being searched by some thread (used with more than one thread).
+    pub busy: busy::BusyMoves,
 }
 
 impl Shared<'_> {
@@ -341,6 +344,7 @@ impl Searcher {
             budget,
             start,
             threads: self.threads,
+            busy: busy::BusyMoves::new(),
         };
         let (main, helpers) = std::thread::scope(|s| {
             let handles: Vec<_> = (1..self.threads)

@@ -6,6 +6,7 @@ mod root;
 
 use std::sync::atomic::Ordering;
 
+use super::busy;
 use super::history::{History, Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound};
@@ -14,7 +15,7 @@ use super::{
 };
 use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
-use crate::movegen::MoveList;
+use crate::movegen::{MoveList, MAX_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
 
 /// A placeholder for "no move" in killer slots and the PV table.
@@ -150,6 +151,10 @@ pub(crate) struct Worker<'a> {
 
 /// Entries in each thread's evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
+
+/// The shallowest node where threads put off the moves another thread is searching: below it
+/// the searches are too short to be worth sharing out.
+const MIN_SHARE_DEPTH: i32 = 3;
 
 /// Iterations in a row that must repeat a mate score before a search on the clock may stop
 /// early with it (see [`Worker::mate_settled`]).
@@ -930,11 +935,25 @@ impl<'a> Worker<'a> {
         let mut best_move = NO_MOVE;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut searched = 0usize;
+        // With helper threads: moves put off because another thread is searching them at
+        // this node (see `busy`), searched after the others.
+        let share = self.shared.threads > 1 && !root && depth >= MIN_SHARE_DEPTH;
+        let mut put_off: arrayvec::ArrayVec<(Move, i32), 64> = arrayvec::ArrayVec::new();
+        let mut second_pass = false;
         for i in 0.. {
             if i == moves.len() && unlisted {
                 // The table move, searched alone, did not cut the node off.
                 unlisted = false;
                 deferred = self.list_behind_table_move(&mut moves, tt_key);
+            }
+            if i == moves.len() && !put_off.is_empty() {
+                second_pass = true;
+                // In the order they came, with the scores they had.
+                for &(mv, score) in &put_off {
+                    moves.push(mv);
+                    scores.push(score, false);
+                }
+                put_off.clear();
             }
             if i == moves.len() {
                 break;
@@ -989,6 +1008,18 @@ impl<'a> Worker<'a> {
             }
             if !self.legal(mv, &deferred) {
                 continue;
+            }
+            let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
+            if let Some(m) = busy_mark {
+                if searched > 0
+                    && !second_pass
+                    && moves.len() + put_off.len() < MAX_MOVES
+                    && self.shared.busy.is_busy(m)
+                    && put_off.try_push((mv, scores.score[i])).is_ok()
+                {
+                    continue;
+                }
+                self.shared.busy.enter(m);
             }
             self.play(mv, ply);
             let gives_check = may_check && self.pos.in_check();
@@ -1048,6 +1079,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.pos.unmake_move();
+            if let Some(m) = busy_mark {
+                self.shared.busy.leave(m);
+            }
             if self.stopped {
                 return 0;
             }
