@@ -1006,19 +1006,19 @@ impl<'a> Worker<'a> {
             if losing && !may_check {
                 continue;
             }
+            // Put off before the legality test, which the second pass makes anyway.
+            let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
+            if busy_mark
+                .is_some_and(|m| searched > 0 && !second_pass && self.shared.busy.is_busy(m))
+                && moves.len() + put_off.len() < MAX_MOVES
+                && put_off.try_push((mv, scores.score[i])).is_ok()
+            {
+                continue;
+            }
             if !self.legal(mv, &deferred) {
                 continue;
             }
-            let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
             if let Some(m) = busy_mark {
-                if searched > 0
-                    && !second_pass
-                    && moves.len() + put_off.len() < MAX_MOVES
-                    && self.shared.busy.is_busy(m)
-                    && put_off.try_push((mv, scores.score[i])).is_ok()
-                {
-                    continue;
-                }
                 self.shared.busy.enter(m);
             }
             self.play(mv, ply);
