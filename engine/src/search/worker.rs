@@ -1018,9 +1018,6 @@ impl<'a> Worker<'a> {
             if !self.legal(mv, &deferred) {
                 continue;
             }
-            if let Some(m) = busy_mark {
-                self.shared.busy.enter(m);
-            }
             self.play(mv, ply);
             let gives_check = may_check && self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man. A capture
@@ -1038,6 +1035,10 @@ impl<'a> Worker<'a> {
             if (futile || losing) && !gives_check {
                 self.pos.unmake_move();
                 continue;
+            }
+            // Marked only once it is sure to be searched, so that every mark is taken back.
+            if let Some(m) = busy_mark {
+                self.shared.busy.enter(m);
             }
             let new_depth = depth - 1 + extend as i32;
             let mut v;
