@@ -140,6 +140,22 @@ impl SearchReport for Silent {
     fn iteration(&mut self, _: &IterationInfo) {}
 }
 
+/// Passes reports on and remembers the best line's first move in the last one, so that the
+/// search can tell whether the move it plays is the one last reported.
+struct LastReported<'a> {
+    inner: &'a mut dyn SearchReport,
+    first: Option<Move>,
+}
+
+impl SearchReport for LastReported<'_> {
+    fn iteration(&mut self, info: &IterationInfo) {
+        if info.multipv == 1 {
+            self.first = info.pv.first().copied();
+        }
+        self.inner.iteration(info);
+    }
+}
+
 /// When to stop searching. Every field is optional; several may be combined and the first to
 /// be reached ends the search. With none set the search runs to [`MAX_PLY`] or until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -346,6 +362,10 @@ impl Searcher {
             threads: self.threads,
             busy: busy::BusyMoves::new(),
         };
+        let mut reported = LastReported {
+            inner: report,
+            first: None,
+        };
         let (main, helpers) = std::thread::scope(|s| {
             let handles: Vec<_> = (1..self.threads)
                 .map(|id| {
@@ -355,7 +375,7 @@ impl Searcher {
                 })
                 .collect();
             let mut w = worker::Worker::new(0, pos.clone(), &shared, eval);
-            let r = w.iterate(report);
+            let r = w.iterate(&mut reported);
             shared.stop.store(true, Ordering::Relaxed);
             let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
             (r, helpers)
@@ -368,10 +388,13 @@ impl Searcher {
             choose_result(main, helpers, limits.depth)
         };
         let score = Score::from_value(result.score, pos.variant().plies_per_turn());
-        if from_helper {
-            // The answer is not the main thread's last report: report it, so that the last
-            // line a user or GUI sees belongs to the move played.
-            report.iteration(&shared.iteration_info(
+        // The answer may not be the last line reported: a helper's, or a move that beat the
+        // reported one in the main thread's unfinished iteration (shown with the depth and
+        // score of the last finished iteration, the best known of it). It is reported, so that
+        // the last line a user or GUI sees belongs to the move played.
+        let unreported = !result.pv.is_empty() && result.pv.first() != reported.first.as_ref();
+        if from_helper || unreported && limits.multipv <= 1 {
+            reported.iteration(&shared.iteration_info(
                 start.elapsed(),
                 result.depth,
                 result.seldepth,
