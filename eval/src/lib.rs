@@ -138,7 +138,10 @@ mod tests {
         let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/wac.epd");
         let text = std::fs::read_to_string(suite).unwrap();
         let mut gaps = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let fields: Vec<&str> = line.split_whitespace().take(4).collect();
             let pos = Position::from_fen(&v, &format!("{} 0 1", fields.join(" "))).unwrap();
             // A window far below any real score makes the lazy evaluation stop early.
