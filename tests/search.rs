@@ -2,8 +2,7 @@
 //! and scored exactly (one behind a sacrifice), the variant's stalemate and checkmate
 //! values, repetition and move-count draws, the game-end adjudication of `rules`, determinism
 //! of one-thread searches (node count and move), the bench signature, Lazy SMP returning a
-//! legal move, a settled mate ending a timed search early, and the last line reported
-//! belonging to the move played.
+//! legal move, and a settled mate ending a timed search early.
 
 use chimera_engine::rules::Termination;
 use chimera_engine::search::see::{see, see_ge, SeeValues};
@@ -218,39 +217,6 @@ fn one_thread_searches_repeat_exactly() {
             a.nodes, 20_000,
             "{variant}: node limit is exact with one thread"
         );
-    }
-}
-
-/// Keeps the first move of the last line reported.
-#[derive(Default)]
-struct LastLine(Option<chimera_engine::Move>);
-
-impl chimera_engine::search::SearchReport for LastLine {
-    fn iteration(&mut self, info: &chimera_engine::search::IterationInfo) {
-        self.0 = info.pv.first().copied();
-    }
-}
-
-#[test]
-fn the_last_line_reported_starts_with_the_move_played() {
-    // Stopped at many points, some of them inside an iteration whose new best move has beaten
-    // the last reported one (2000 nodes from the start position is one).
-    let v = builtin("chess").unwrap();
-    let eval = VariantEval::new(&v);
-    for fen in [
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-    ] {
-        let pos = Position::from_fen(&v, fen).unwrap();
-        for nodes in (2_000..=60_000).step_by(3_000) {
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            };
-            let mut last = LastLine::default();
-            let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut last);
-            assert_eq!(last.0, r.best, "{fen}: nodes {nodes}");
-        }
     }
 }
 

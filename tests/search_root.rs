@@ -1,6 +1,6 @@
 //! The search's root features that the protocols use: the root-move filter (`searchmoves`,
-//! `exclude`), MultiPV lines, and a stop requested before the search thread starts (the race
-//! that `Searcher::arm` closes). One line and no filter must search exactly as before, which
+//! `exclude`), MultiPV lines, a stop requested before the search thread starts (the race
+//! that `Searcher::arm` closes), and the last line reported belonging to the move played. One line and no filter must search exactly as before, which
 //! the bench signature checks elsewhere; here, a filtered or multi-line search must give the
 //! same best move as a plain one whenever the plain best move is allowed.
 
@@ -210,5 +210,27 @@ fn a_two_thread_search_reports_the_line_it_plays() {
         assert_eq!(last.depth, r.depth, "depth {depth}");
         assert_eq!(last.pv.first(), r.best.as_ref(), "depth {depth}");
         assert_eq!(last.pv, r.pv, "depth {depth}");
+    }
+}
+
+#[test]
+fn the_last_line_reported_starts_with_the_move_played() {
+    // Stopped at many points, some of them inside an iteration whose new best move has beaten
+    // the last reported one (2000 nodes from the start position is one).
+    for fen in [
+        START,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ] {
+        let (pos, eval) = setup("chess", fen);
+        for nodes in (2_000..=60_000).step_by(3_000) {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let mut kept = Keep::default();
+            let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut kept);
+            let last = kept.0.last().and_then(|info| info.pv.first().copied());
+            assert_eq!(last, r.best, "{fen}: nodes {nodes}");
+        }
     }
 }
