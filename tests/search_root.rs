@@ -1,8 +1,9 @@
 //! The search's root features that the protocols use: the root-move filter (`searchmoves`,
 //! `exclude`), MultiPV lines, a stop requested before the search thread starts (the race
-//! that `Searcher::arm` closes), and the last line reported belonging to the move played. One line and no filter must search exactly as before, which
-//! the bench signature checks elsewhere; here, a filtered or multi-line search must give the
-//! same best move as a plain one whenever the plain best move is allowed.
+//! that `Searcher::arm` closes), and the last line reported belonging to the move played.
+//! One line and no filter must search exactly as before, which the bench signature checks
+//! elsewhere; here, a filtered or multi-line search must give the same best move as a plain
+//! one whenever the plain best move is allowed.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
