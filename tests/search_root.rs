@@ -1,6 +1,7 @@
 //! The search's root features that the protocols use: the root-move filter (`searchmoves`,
 //! `exclude`), MultiPV lines, a stop requested before the search thread starts (the race
-//! that `Searcher::arm` closes), and the last line reported belonging to the move played.
+//! that `Searcher::arm` closes), the last line reported belonging to the move played, and a
+//! stopped search playing only a move that some search finished showing best.
 //! One line and no filter must search exactly as before, which the bench signature checks
 //! elsewhere; here, a filtered or multi-line search must give the same best move as a plain
 //! one whenever the plain best move is allowed.
@@ -233,5 +234,43 @@ fn the_last_line_reported_starts_with_the_move_played() {
             let last = kept.0.last().and_then(|info| info.pv.first().copied());
             assert_eq!(last, r.best, "{fen}: nodes {nodes}");
         }
+    }
+}
+
+#[test]
+fn a_root_move_whose_test_was_cut_short_is_not_played() {
+    // After 1.d4 Black's best score is just below zero, where the value of a null-window test
+    // of a later root move that the node limit cuts short (0) would look like a fail-high:
+    // such a move, never the choice of a finished iteration, must not be played. Every move
+    // played here is one that some finished iteration chose.
+    let (pos, eval) = setup(
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+    );
+    let mut chosen: Vec<Move> = Vec::new();
+    let mut played: Vec<(u64, Move)> = Vec::new();
+    for nodes in (2_000..200_000).step_by(1_777) {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut kept = Keep::default();
+        let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut kept);
+        // A last line with the depth of the one before it is the unfinished iteration's move
+        // (see `the_last_line_reported_starts_with_the_move_played`), not a finished choice.
+        let n = kept.0.len();
+        let finished = if n >= 2 && kept.0[n - 1].depth == kept.0[n - 2].depth {
+            &kept.0[..n - 1]
+        } else {
+            &kept.0[..]
+        };
+        chosen.extend(finished.iter().filter_map(|info| info.pv.first().copied()));
+        played.push((nodes, r.best.unwrap()));
+    }
+    for (nodes, mv) in played {
+        assert!(
+            chosen.contains(&mv),
+            "nodes {nodes}: {mv:?} was never chosen"
+        );
     }
 }

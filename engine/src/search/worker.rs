@@ -1067,10 +1067,10 @@ impl<'a> Worker<'a> {
                     v = self.child(us, new_depth, window, ply + 1, gives_check, !cut_node);
                 }
                 if v > alpha && v < beta {
-                    if root {
-                        // Better than the best move so far by a null-window test: if time
-                        // runs out during the full search that follows, it is still the
-                        // better choice.
+                    // Better than the best move so far by a null-window test: if time runs
+                    // out during the full search that follows, it is still the better choice.
+                    // Not so when the test itself was cut short: its value (0) means nothing.
+                    if root && !self.stopped {
                         self.root_fail_high = Some(mv);
                     }
                     v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check, false);
