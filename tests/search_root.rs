@@ -34,6 +34,22 @@ fn moves(pos: &Position, texts: &[&str]) -> Vec<Move> {
     texts.iter().map(|t| p.parse_move(t).unwrap()).collect()
 }
 
+/// A one-thread search of `pos` stopped by a limit of `nodes`: the move played and every line
+/// reported.
+fn search_nodes(
+    pos: &Position,
+    eval: &VariantEval,
+    nodes: u64,
+) -> (Option<Move>, Vec<IterationInfo>) {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut kept = Keep::default();
+    let r = Searcher::new(8, 1).search(pos, &limits, eval, &mut kept);
+    (r.best, kept.0)
+}
+
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[test]
@@ -225,14 +241,9 @@ fn the_last_line_reported_starts_with_the_move_played() {
     ] {
         let (pos, eval) = setup("chess", fen);
         for nodes in (2_000..=60_000).step_by(3_000) {
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            };
-            let mut kept = Keep::default();
-            let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut kept);
-            let last = kept.0.last().and_then(|info| info.pv.first().copied());
-            assert_eq!(last, r.best, "{fen}: nodes {nodes}");
+            let (best, lines) = search_nodes(&pos, &eval, nodes);
+            let last = lines.last().and_then(|info| info.pv.first().copied());
+            assert_eq!(last, best, "{fen}: nodes {nodes}");
         }
     }
 }
@@ -250,22 +261,14 @@ fn a_root_move_whose_test_was_cut_short_is_not_played() {
     let mut chosen: Vec<Move> = Vec::new();
     let mut played: Vec<(u64, Move)> = Vec::new();
     for nodes in (2_000..200_000).step_by(1_777) {
-        let limits = Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        };
-        let mut kept = Keep::default();
-        let r = Searcher::new(8, 1).search(&pos, &limits, &eval, &mut kept);
+        let (best, lines) = search_nodes(&pos, &eval, nodes);
         // A last line with the depth of the one before it is the unfinished iteration's move
         // (see `the_last_line_reported_starts_with_the_move_played`), not a finished choice.
-        let n = kept.0.len();
-        let finished = if n >= 2 && kept.0[n - 1].depth == kept.0[n - 2].depth {
-            &kept.0[..n - 1]
-        } else {
-            &kept.0[..]
-        };
+        let n = lines.len();
+        let unfinished = n >= 2 && lines[n - 1].depth == lines[n - 2].depth;
+        let finished = &lines[..n - unfinished as usize];
         chosen.extend(finished.iter().filter_map(|info| info.pv.first().copied()));
-        played.push((nodes, r.best.unwrap()));
+        played.push((nodes, best.unwrap()));
     }
     for (nodes, mv) in played {
         assert!(
