@@ -31,9 +31,9 @@ const HAND_SHARE: i32 = 85;
 const RESERVE_SHARE: i32 = 80;
 
 thread_local! {
-    /// Per mailbox cell, which sides attack the man standing there (bit 1 White, bit 2 Black),
-    /// so that men attacked and not defended can be found, and whose royal man's neighbourhood
-    /// the cell is in ([`zone_bit`]); reused between evaluations.
+    /// Per mailbox cell, which sides attack it (bit 1 White, bit 2 Black), so that men attacked
+    /// and not defended can be found and a passer's path judged, and whose royal man's
+    /// neighbourhood the cell is in ([`zone_bit`]); reused between evaluations.
     static ATTACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -266,7 +266,9 @@ impl VariantEval {
                     side.1 += cached.1;
                 }
                 self.activity(pos, royal, &pawn.file_pawns, &mut score);
-                self.shelter_and_passers(pos, royal, &pawn.passers, &mut score);
+                ATTACKED.with_borrow(|attacked| {
+                    self.shelter_and_passers(pos, royal, &pawn.passers, attacked, &mut score)
+                });
             },
         );
 
@@ -324,9 +326,7 @@ impl VariantEval {
                         // The royal man defends what he touches.
                         for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
                             let to = sq.offset(l.delta);
-                            if pos.cell(to).is_piece() {
-                                attacked[to.index()] |= bit;
-                            }
+                            attacked[to.index()] |= bit;
                         }
                         continue;
                     }
@@ -336,9 +336,7 @@ impl VariantEval {
                         for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
                             let to = sq.offset(l.delta);
                             let cell = pos.cell(to);
-                            if cell.is_piece() {
-                                attacked[to.index()] |= bit;
-                            }
+                            attacked[to.index()] |= bit;
                             if threatens && cell.is_color(them) {
                                 self.add_threat(&mut score[c], info.value_mg, true, cell.id());
                             }
@@ -350,7 +348,7 @@ impl VariantEval {
                     for l in &moves.leaps {
                         let to = sq.offset(l.delta);
                         let cell = pos.cell(to);
-                        if l.mode & CAPTURE != 0 && cell.is_piece() {
+                        if l.mode & CAPTURE != 0 {
                             attacked[to.index()] |= bit;
                         }
                         if cell.0 & us_bit == 0 {
@@ -375,6 +373,7 @@ impl VariantEval {
                                 to = to.offset(s.delta);
                                 let cell = pos.cell(to);
                                 let near_royal = attacked[to.index()] & enemy_zone != 0;
+                                attacked[to.index()] |= bit;
                                 if cell.is_empty() {
                                     mob += 1;
                                     hits += near_royal as i32;
@@ -383,10 +382,7 @@ impl VariantEval {
                                 if cell.0 & us_bit == 0 {
                                     mob += 1;
                                     hits += near_royal as i32;
-                                    attacked[to.index()] |= bit;
                                     self.add_threat(&mut score[c], info.value_mg, false, cell.id());
-                                } else if cell.is_piece() {
-                                    attacked[to.index()] |= bit;
                                 }
                                 break;
                             }
@@ -398,7 +394,7 @@ impl VariantEval {
                             to = to.offset(s.delta);
                             k = k.wrapping_add(1);
                             let cell = pos.cell(to);
-                            if s.mode & CAPTURE != 0 && cell.is_piece() {
+                            if s.mode & CAPTURE != 0 {
                                 attacked[to.index()] |= bit;
                             }
                             if cell.0 & us_bit != 0 {
@@ -478,6 +474,7 @@ impl VariantEval {
         pos: &Position,
         royal: [Option<Square>; 2],
         passers: &[ArrayVec<(Square, u8), MAX_PASSERS>; 2],
+        attacked: &[u8],
         score: &mut Sums,
     ) {
         let g = &self.variant.geometry;
@@ -531,6 +528,25 @@ impl VariantEval {
                         pawns::king_distance((kb, kf, kr), front_at)
                     })
                 };
+                // The way to the last rank: free of enemy men and of enemy attacks, nothing
+                // but a capture of the passer can stop it; a safe next step is worth less.
+                let enemy = side_bit(Color::ALL[them]);
+                let unsafe_cell = |s: Square| {
+                    pos.cell(s).is_color(Color::ALL[them]) || attacked[s.index()] & enemy != 0
+                };
+                let mut path = std::iter::successors(Some(front), |s| {
+                    Some(s.offset(self.rank_step * forward as i16))
+                })
+                .take_while(|&s| g.contains(s));
+                let (free_mg, free_eg) = if !path.any(unsafe_cell) {
+                    self.terms.passer_free
+                } else if !unsafe_cell(front) {
+                    self.terms.passer_safe_step
+                } else {
+                    (0, 0)
+                };
+                mg += (free_mg as f64 * rank.progress2) as i32;
+                eg += (free_eg as f64 * rank.progress2) as i32;
                 let escort = self.terms.passer_enemy_king as f64 * distance(royal[them]) as f64
                     - self.terms.passer_own_king as f64 * distance(royal[c]) as f64;
                 eg += (escort * rank.progress2) as i32;

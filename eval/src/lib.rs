@@ -128,6 +128,31 @@ mod tests {
     }
 
     #[test]
+    fn a_passer_is_worth_more_the_freer_its_way() {
+        // The passer terms' share of one position's value: with them and without them.
+        let v = builtin("chess").unwrap();
+        let with = VariantEval::new(&v);
+        let none = Terms {
+            passer_free: (0, 0),
+            passer_safe_step: (0, 0),
+            ..Terms::default()
+        };
+        let without = VariantEval::with_weights(&v, &Weights::default(), &none);
+        let share = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            with.evaluate(&pos) - without.evaluate(&pos)
+        };
+        // The pawn on a6: nothing watches a7 and a8; a rook watches a8 only; a bishop a7.
+        let free = share("6k1/8/P7/8/8/8/8/6K1 w - - 0 1");
+        let last_square_watched = share("1r4k1/8/P7/8/8/8/8/6K1 w - - 0 1");
+        let next_square_watched = share("1b4k1/8/P7/8/8/8/8/6K1 w - - 0 1");
+        assert!(
+            free > last_square_watched && last_square_watched > 0 && next_square_watched == 0,
+            "{free} {last_square_watched} {next_square_watched}"
+        );
+    }
+
+    #[test]
     fn the_lazy_margin_covers_the_positional_terms() {
         // The lazy evaluation stops after material, square tables and pairs when they are
         // LAZY_MARGIN outside the window; that is only sound if the terms it skips rarely add up

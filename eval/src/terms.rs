@@ -22,6 +22,12 @@ pub struct Terms {
     pub passer_enemy_king: i32,
     /// Endgame penalty per square of distance between the own royal man and that square.
     pub passer_own_king: i32,
+    /// Bonus at full progress for a passer whose way to the last rank holds no enemy man and
+    /// no square the enemy attacks.
+    pub passer_free: (i32, i32),
+    /// Bonus at full progress for a passer whose next square is safe, when the rest of the
+    /// way is not.
+    pub passer_safe_step: (i32, i32),
     /// Penalty for each pawn-type man sharing its file with another of its side: the rear one
     /// cannot advance past the front one, and neither defends the other.
     pub doubled: (i32, i32),
@@ -63,7 +69,9 @@ pub struct Terms {
 /// with the royal attack weights held at their hand-set values (freed, the fit all but drops
 /// them, and the tactics of Win At Chess are lost). Where the fit gave a sign that chess
 /// knowledge contradicts, the weight is zero: isolated pawns in the middlegame, a rook on the
-/// seventh in the middlegame, the second rank of the pawn shield.
+/// seventh in the middlegame, the second rank of the pawn shield. The two passer-path weights
+/// came later and are set by hand: checked in games against the evaluation without them, not
+/// fitted.
 ///
 /// [`Weights`]: crate::tables::Weights
 impl Default for Terms {
@@ -75,6 +83,8 @@ impl Default for Terms {
             blocked_passer_share: 56,
             passer_enemy_king: 78,
             passer_own_king: 47,
+            passer_free: (20, 250),
+            passer_safe_step: (10, 80),
             doubled: (20, 8),
             isolated: (0, 14),
             connected_base: (10, 2),

@@ -86,6 +86,8 @@ impl Params {
             ("rook_half_open", &mut t.rook_half_open),
             ("rook_open", &mut t.rook_open),
             ("rook_seventh", &mut t.rook_seventh),
+            ("passer_free", &mut t.passer_free),
+            ("passer_safe_step", &mut t.passer_safe_step),
         ] {
             out.push((format!("{name}.mg"), Knob::Int(&mut v.0)));
             out.push((format!("{name}.eg"), Knob::Int(&mut v.1)));
