@@ -530,6 +530,7 @@ impl VariantEval {
                 };
                 // The way to the last rank: free of enemy men and of enemy attacks, nothing
                 // but a capture of the passer can stop it; a safe next step is worth less.
+                // Neither counts while a man stands on the next square.
                 let enemy = side_bit(Color::ALL[them]);
                 let unsafe_cell = |s: Square| {
                     pos.cell(s).is_color(Color::ALL[them]) || attacked[s.index()] & enemy != 0
@@ -538,7 +539,9 @@ impl VariantEval {
                     Some(s.offset(self.rank_step * forward as i16))
                 })
                 .take_while(|&s| g.contains(s));
-                let (free_mg, free_eg) = if !path.any(unsafe_cell) {
+                let (free_mg, free_eg) = if !pos.cell(front).is_empty() {
+                    (0, 0)
+                } else if !path.any(unsafe_cell) {
                     self.terms.passer_free
                 } else if !unsafe_cell(front) {
                     self.terms.passer_safe_step

@@ -142,13 +142,18 @@ mod tests {
             let pos = Position::from_fen(&v, fen).unwrap();
             with.evaluate(&pos) - without.evaluate(&pos)
         };
-        // The pawn on a6: nothing watches a7 and a8; a rook watches a8 only; a bishop a7.
+        // The pawn on a6: nothing watches a7 and a8; a rook watches a8 only; a bishop a7; its
+        // own knight stands on a7.
         let free = share("6k1/8/P7/8/8/8/8/6K1 w - - 0 1");
         let last_square_watched = share("1r4k1/8/P7/8/8/8/8/6K1 w - - 0 1");
         let next_square_watched = share("1b4k1/8/P7/8/8/8/8/6K1 w - - 0 1");
+        let next_square_taken = share("6k1/N7/P7/8/8/8/8/6K1 w - - 0 1");
         assert!(
-            free > last_square_watched && last_square_watched > 0 && next_square_watched == 0,
-            "{free} {last_square_watched} {next_square_watched}"
+            free > last_square_watched
+                && last_square_watched > 0
+                && next_square_watched == 0
+                && next_square_taken == 0,
+            "{free} {last_square_watched} {next_square_watched} {next_square_taken}"
         );
     }
 

@@ -22,11 +22,11 @@ pub struct Terms {
     pub passer_enemy_king: i32,
     /// Endgame penalty per square of distance between the own royal man and that square.
     pub passer_own_king: i32,
-    /// Bonus at full progress for a passer whose way to the last rank holds no enemy man and
-    /// no square the enemy attacks.
+    /// Bonus at full progress for a passer whose next square is empty and whose way to the
+    /// last rank holds no enemy man and no square the enemy attacks.
     pub passer_free: (i32, i32),
-    /// Bonus at full progress for a passer whose next square is safe, when the rest of the
-    /// way is not.
+    /// Bonus at full progress for a passer whose next square is empty and safe, when the
+    /// rest of the way is not.
     pub passer_safe_step: (i32, i32),
     /// Penalty for each pawn-type man sharing its file with another of its side: the rear one
     /// cannot advance past the front one, and neither defends the other.
