@@ -514,8 +514,10 @@ impl VariantEval {
                 let (b, file, r, _) = self.coords[sq.index()];
                 let r = r as i32;
                 let (mut mg, mut eg) = rank.passed;
-                let front = sq.offset(self.rank_step * forward as i16);
-                if !pos.cell(front).is_empty() {
+                let step = self.rank_step * forward as i16;
+                let front = sq.offset(step);
+                let blocked = !pos.cell(front).is_empty();
+                if blocked {
                     mg = mg * self.terms.blocked_passer_share / 100;
                     eg = eg * self.terms.blocked_passer_share / 100;
                 }
@@ -531,22 +533,19 @@ impl VariantEval {
                 // The way to the last rank: free of enemy men and of enemy attacks, nothing
                 // but a capture of the passer can stop it; a safe next step is worth less.
                 // Neither counts while a man stands on the next square.
-                let enemy = side_bit(Color::ALL[them]);
+                let enemy = color.opposite();
                 let unsafe_cell = |s: Square| {
-                    pos.cell(s).is_color(Color::ALL[them]) || attacked[s.index()] & enemy != 0
+                    pos.cell(s).is_color(enemy) || attacked[s.index()] & side_bit(enemy) != 0
                 };
-                let mut path = std::iter::successors(Some(front), |s| {
-                    Some(s.offset(self.rank_step * forward as i16))
-                })
-                .take_while(|&s| g.contains(s));
-                let (free_mg, free_eg) = if !pos.cell(front).is_empty() {
+                let (free_mg, free_eg) = if blocked || unsafe_cell(front) {
                     (0, 0)
-                } else if !path.any(unsafe_cell) {
-                    self.terms.passer_free
-                } else if !unsafe_cell(front) {
+                } else if std::iter::successors(Some(front), |s| Some(s.offset(step)))
+                    .take_while(|&s| g.contains(s))
+                    .any(unsafe_cell)
+                {
                     self.terms.passer_safe_step
                 } else {
-                    (0, 0)
+                    self.terms.passer_free
                 };
                 mg += (free_mg as f64 * rank.progress2) as i32;
                 eg += (free_eg as f64 * rank.progress2) as i32;
