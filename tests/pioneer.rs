@@ -138,6 +138,29 @@ fn placement_notation() {
     }
 }
 
+/// A king move that is legal only because the reserve man enters on the square he leaves: the
+/// Mastodon entering on d1 blocks the rook's line to c1 (RULES.md 3.3: legality is judged with
+/// the entering man on the board). The fast legality test once judged the step with d1 empty.
+#[test]
+fn the_entering_man_may_shield_the_king_who_lets_him_in() {
+    let fen = "4k3/8/8/8/8/8/8/3K1r2 w - - 0 1 {M@d}";
+    let mut pos = Position::from_fen(&pioneer("pioneer"), fen).unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    assert!(moves.contains(&"d1c1".to_string()), "{moves:?}");
+    assert_eq!(moves.len(), 4, "{moves:?}");
+    assert_eq!(pos.perft(1), 4);
+    pos.try_play("d1c1").unwrap();
+    assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/2KM1r2 b - - 1 1 {-}");
+    // Without the reserve man the step is illegal.
+    let mut bare =
+        Position::from_fen(&pioneer("pioneer"), "4k3/8/8/8/8/8/8/3K1r2 w - - 0 1").unwrap();
+    assert_eq!(bare.perft(1), 3);
+}
+
 /// Random games of every Pioneer variant keep the position consistent, and meet placements.
 #[test]
 fn random_games_keep_the_position_consistent() {

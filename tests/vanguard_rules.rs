@@ -130,6 +130,28 @@ fn the_princess_succeeds_the_captured_queen() {
     assert_eq!(pos.perft(1), 38);
 }
 
+/// A capture that makes an heir succeed must be judged with the heir's new type on the board:
+/// here Rxh5 takes Black's only queen, the knight on e4 becomes a queen and then checks the
+/// White king down the e-file, so the capture is illegal. The legality shortcuts that judge a
+/// move without making it (a man off the king's lines is free to move) once let it through.
+#[test]
+fn a_capture_whose_successor_gives_check_is_illegal() {
+    let mut r = Registry::new();
+    r.load_text("[heirs:chess]\nsuccession = q:n\n", "heirs.ini", "test")
+        .unwrap();
+    let v = r.get("heirs").unwrap();
+    let mut pos = Position::from_fen(&v, "4k3/8/8/7q/4n3/8/8/4K2R w - - 0 1").unwrap();
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    assert!(!moves.contains(&"h1h5".to_string()), "{moves:?}");
+    assert!(moves.contains(&"h1h4".to_string()), "{moves:?}");
+    assert_eq!(pos.perft(1), moves.len() as u64);
+    assert!(pos.try_play("h1h5").is_err());
+}
+
 /// A sole royal man may not be left attacked, but while a side has two, either may be. White:
 /// King a1, Prince p1; Black's rook on a8 attacks a1. With both royals White may ignore the
 /// attack: King a2, b1, b2 and Prince o2, n2, o3 are all legal (6). Take the Prince away and

@@ -329,6 +329,26 @@ impl Position {
         g.square(0, file as usize, rank)
     }
 
+    /// The reserve man of the side to move who enters on `sq` when the man standing there
+    /// leaves it (the square of a file a reserve man waits behind), if any.
+    #[inline]
+    pub(crate) fn man_entering_on(&self, sq: Square) -> Option<Cell> {
+        let rules = self.variant.reserve.as_ref()?;
+        let us = self.side;
+        self.st.reserves[us.index()]
+            .iter()
+            .any(|&file| file < RESERVE_PENDING && self.reserve_square(us, file) == sq)
+            .then(|| {
+                Cell::new(
+                    Piece {
+                        color: us,
+                        id: rules.piece,
+                    },
+                    false,
+                )
+            })
+    }
+
     /// Sets a reserve slot, keeping the hash in step.
     pub(crate) fn set_reserve(&mut self, color: Color, slot: usize, value: u8) {
         let z = &self.variant.zobrist;

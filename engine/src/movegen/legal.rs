@@ -292,16 +292,21 @@ impl Position {
     }
 
     /// True when `us`'s moves may be judged by the fast path's tests ([`Guard`]): attacks
-    /// that are plain leaps and slides, and a single royal man.
+    /// that are plain leaps and slides, and a single royal man. Not under succession, where a
+    /// capture can turn an enemy man into another type with other attacks.
     fn has_fast_path(&self, us: Color) -> bool {
-        self.variant.simple_attacks && self.royal_count(us) == 1
+        self.variant.simple_attacks
+            && self.royal_count(us) == 1
+            && self.variant.succession.is_empty()
     }
 
-    /// True when the royal man moving from `from` to `to` would be safe there.
+    /// True when the royal man moving from `from` to `to` would be safe there. The square he
+    /// leaves is empty then, or holds the reserve man who enters there as part of the move
+    /// (Pioneer), who may block a line to `to`.
     fn royal_step_safe(&mut self, from: Square, to: Square) -> bool {
         let them = self.side.opposite();
         let cell = self.board[from.index()];
-        self.board[from.index()] = Cell::EMPTY;
+        self.board[from.index()] = self.man_entering_on(from).unwrap_or(Cell::EMPTY);
         let safe = !self.is_attacked(to, them);
         self.board[from.index()] = cell;
         safe

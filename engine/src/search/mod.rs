@@ -27,6 +27,7 @@ use crate::board::position::Position;
 use crate::types::{Move, PieceId};
 use crate::variant::GameValue;
 
+pub use pages::AllocError;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
@@ -281,9 +282,11 @@ impl Searcher {
         }
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Resizes (and clears) the transposition table. When the memory for the new size cannot
+    /// be had, the old table stays and the error says what was asked for.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), AllocError> {
+        self.tt = TranspositionTable::try_new(mb)?;
+        Ok(())
     }
 
     /// Sets the number of search threads (at least 1).

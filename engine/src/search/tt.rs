@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use super::pages::large_vec;
+use super::pages::{AllocError, ZeroIsValid, ZeroedTable};
 use super::{Value, MATE_BOUND};
 use crate::types::{Move, Square};
 
@@ -79,15 +79,18 @@ pub fn value_from_tt(v: Value, ply: usize) -> Value {
 }
 
 /// Two entries, each (key ^ data, data).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 #[repr(C, align(32))]
 struct Bucket([[AtomicU64; 2]; 2]);
+
+// SAFETY: a bucket is four atomic words; all zeros is the empty bucket.
+unsafe impl ZeroIsValid for Bucket {}
 
 /// The shared table. Each entry is (key ^ data, data); data packs the move key (32 bits), the
 /// score (16), the depth (8), the bound (2) and the search generation (6).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedTable<Bucket>,
     generation: AtomicU8,
 }
 
@@ -104,24 +107,42 @@ fn data_gen(data: u64) -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one entry).
+    /// A table of about `mb` megabytes (at least one entry). Its memory is taken lazily (see
+    /// [`ZeroedTable`]): even a large table returns at once.
+    ///
+    /// # Panics
+    /// When the memory cannot be had; [`TranspositionTable::try_new`] returns the error.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: large_vec(n, Bucket::default),
-            generation: AtomicU8::new(0),
-        }
+        Self::try_new(mb).unwrap_or_else(|e| panic!("transposition table: {e}"))
     }
 
-    /// Empties the table.
+    /// A table of about `mb` megabytes, or the size that could not be had.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
+        let bytes = mb
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or(AllocError { bytes: usize::MAX })?;
+        Ok(TranspositionTable {
+            buckets: ZeroedTable::new(bytes / std::mem::size_of::<Bucket>())?,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Empties the table. A fresh zeroed table of the same size costs nothing until it is
+    /// written, where clearing in place writes every byte (seconds for gigabytes); the clearing
+    /// in place is kept for when the fresh memory cannot be had.
     pub fn clear(&mut self) {
+        *self.generation.get_mut() = 0;
+        if let Ok(fresh) = ZeroedTable::new(self.buckets.len()) {
+            self.buckets = fresh;
+            return;
+        }
         for b in self.buckets.iter_mut() {
             for e in b.0.iter_mut() {
                 *e[0].get_mut() = 0;
                 *e[1].get_mut() = 0;
             }
         }
-        *self.generation.get_mut() = 0;
     }
 
     /// Starts a new search: older entries become preferred victims for replacement.
@@ -264,6 +285,23 @@ mod tests {
             }
         );
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
+    }
+
+    #[test]
+    fn a_cleared_table_is_empty_and_the_same_size() {
+        let mut tt = TranspositionTable::new(2);
+        tt.store(42, 7, 10, 3, Bound::Exact);
+        let n = tt.buckets.len();
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+        assert_eq!(tt.buckets.len(), n);
+        assert_eq!(tt.buckets.as_ptr() as usize % 32, 0);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error() {
+        assert!(TranspositionTable::try_new(usize::MAX >> 10).is_err());
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
     }
 
     #[test]

@@ -504,8 +504,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
     let simple_attacks = attacks.iter().all(|a| a.general == 0);
     let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
     // Checks are judged by the mover's type and squares only where attacks are plain leaps
-    // and slides on one board and no rule adds to what a move does.
-    let check_reach = if simple_attacks && checking && geometry.boards == 1 && !board_rules {
+    // and slides on one board and no rule adds to what a move does (succession does: a
+    // capture may turn an enemy man into a type with other attacks).
+    let unmade_checks = simple_attacks && checking && geometry.boards == 1 && !board_rules;
+    let check_reach = if unmade_checks && succession.is_empty() {
         CheckReach::build(&attacks[0], &geometry)
             .zip(CheckReach::build(&attacks[1], &geometry))
             .map(|(w, b)| [w, b])
