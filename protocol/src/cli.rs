@@ -7,9 +7,12 @@
 use std::io::Write;
 use std::time::Instant;
 
+use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
 use chimera_engine::search::Limits;
 use chimera_engine::variant::Registry;
 use chimera_engine::Position;
+
+use crate::state::MAX_THREADS;
 
 const USAGE: &str = "\
 usage: chimera [<command>] [options]
@@ -94,6 +97,8 @@ struct Common {
     variant_files: Vec<String>,
     /// An Interactive Diagram parameter line, loaded as the variant `diagram`.
     diagram: Option<String>,
+    /// Notes on options taken otherwise than given, printed before the command runs.
+    warnings: Vec<String>,
 }
 
 /// A whole number of at least 1, or an error naming the option.
@@ -134,7 +139,15 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
                 variant_given = true;
             }
             "--fen" => fen = Some(value(a)?),
-            "--threads" => threads = positive(&value(a)?, "thread count")?,
+            "--threads" => {
+                threads = positive(&value(a)?, "thread count")?;
+                if threads > MAX_THREADS {
+                    common.warnings.push(format!(
+                        "--threads {threads} is more than {MAX_THREADS}; using {MAX_THREADS}"
+                    ));
+                    threads = MAX_THREADS;
+                }
+            }
             "--depth" => depth = Some(positive(&value(a)?, "depth")?),
             "--movetime" => movetime = Some(positive(&value(a)?, "movetime")?),
             "--nodes" => nodes = Some(positive(&value(a)?, "node count")?),
@@ -155,7 +168,11 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         ["help"] => Command::Help,
         ["help", ..] => Command::Help,
         ["perft", depth] => {
-            let depth = depth.parse().map_err(|_| format!("bad depth '{depth}'"))?;
+            let depth = depth
+                .parse()
+                .ok()
+                .filter(|&d| d <= MAX_PERFT_DEPTH)
+                .ok_or_else(|| format!("bad depth '{depth}' (0 to {MAX_PERFT_DEPTH})"))?;
             Command::Perft {
                 depth,
                 variant,
@@ -236,6 +253,9 @@ pub fn run(args: &[String]) -> i32 {
             return 2;
         }
     };
+    for w in &common.warnings {
+        eprintln!("chimera: {w}");
+    }
     let mut registry = Registry::new();
     for file in &common.variant_files {
         if let Err(errors) = registry.load_file(file) {
@@ -337,7 +357,8 @@ fn list_variants(registry: &Registry, out: &mut impl Write) -> Result<(), String
 }
 
 fn check_file(registry: &Registry, file: &str, out: &mut impl Write) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let text = chimera_engine::variant::registry::read_definition_file(file)
+        .map_err(|e| format!("{file}: {e}"))?;
     match registry.check_text(&text, file) {
         Ok(names) => {
             for n in names {
@@ -473,6 +494,25 @@ mod tests {
     }
 
     #[test]
+    fn thread_counts_are_bounded_as_the_protocol_option_is() {
+        let (c, common) = parse_args(&args("perft 1 --threads 100000")).unwrap();
+        assert!(
+            matches!(
+                c,
+                Command::Perft {
+                    threads: MAX_THREADS,
+                    ..
+                }
+            ),
+            "{c:?}"
+        );
+        assert_eq!(common.warnings.len(), 1, "{:?}", common.warnings);
+        let (c, common) = parse_args(&args("bench --threads 3")).unwrap();
+        assert!(matches!(c, Command::Bench { threads: 3, .. }), "{c:?}");
+        assert!(common.warnings.is_empty());
+    }
+
+    #[test]
     fn rejects_bad_arguments() {
         for bad in [
             "perft",
@@ -481,6 +521,8 @@ mod tests {
             "perft 3 --fen",
             "frobnicate",
             "perft 3 --bogus 1",
+            "perft 65",
+            "perft 429967296",
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }

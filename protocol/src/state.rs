@@ -3,6 +3,7 @@
 //! searcher, which runs on a worker thread while the dialect keeps reading commands.
 
 use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -75,20 +76,32 @@ impl Output {
 pub enum Event {
     /// One line from the GUI.
     Line(String),
+    /// A line that cannot be a command (not UTF-8, or far too long): what is wrong with it,
+    /// for the dialect to report in its own form.
+    Unreadable(String),
     /// The GUI closed its end.
     Eof,
-    /// A search finished (or was stopped).
+    /// A search or another job finished (or was stopped).
     Done(Box<Finished>),
 }
 
-/// A finished search, with the searcher handed back to the state.
+/// A finished job: a search, with the searcher handed back to the state, or a perft count,
+/// which has written its own lines.
 pub struct Finished {
-    /// The search's number, to tell a current search from an abandoned one.
-    pub id: u64,
-    /// What it found.
-    pub result: SearchResult,
-    /// The position it searched.
-    pub root: Position,
+    /// The job's number, to tell a current job from an abandoned one.
+    id: u64,
+    job: FinishedJob,
+}
+
+enum FinishedJob {
+    Search(Box<SearchDone>),
+    Perft,
+}
+
+/// A finished search: what it found, the position it searched, and the searcher.
+struct SearchDone {
+    result: SearchResult,
+    root: Position,
     searcher: Searcher,
 }
 
@@ -132,7 +145,7 @@ pub const MAX_HASH_MB: usize = 65536;
 /// The most search threads accepted.
 pub const MAX_THREADS: usize = 256;
 
-/// The search that is running, as the dialect sees it.
+/// The search (or perft count) that is running, as the dialect sees it.
 #[derive(Clone, Debug)]
 pub struct Running {
     /// Its number.
@@ -166,6 +179,15 @@ pub struct EngineState {
     generation: Arc<AtomicU64>,
     hash_dirty: bool,
     events: Sender<Event>,
+    /// How the dialect writes an error line (UCI `info string error: ...`, XBoard
+    /// `Error (...): ...`), for the errors found away from a command: a table size that could
+    /// not be had once a search ended, a job that failed.
+    pub error_line: fn(&str) -> String,
+}
+
+/// The UCI form of an error line, the default [`EngineState::error_line`].
+pub fn uci_error_line(text: &str) -> String {
+    format!("info string error: {text}")
 }
 
 impl EngineState {
@@ -192,6 +214,7 @@ impl EngineState {
             generation: Arc::new(AtomicU64::new(0)),
             hash_dirty: false,
             events,
+            error_line: uci_error_line,
         }
     }
 
@@ -235,36 +258,55 @@ impl EngineState {
         }
     }
 
-    /// Applies the size and thread options to the searcher (now, or when it comes back from
-    /// a running search).
-    fn apply_options(&mut self, searcher: &mut Searcher, resize: bool) {
-        if resize {
-            searcher.set_hash(self.options.hash_mb);
-        }
+    /// Applies the thread options to the searcher (now, or when it comes back from a running
+    /// search).
+    fn apply_options(&self, searcher: &mut Searcher) {
         searcher.set_threads(self.options.threads);
         searcher.move_overhead = self.options.move_overhead;
     }
 
-    /// Sets the table size in MB.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
-        match self.searcher.take() {
-            Some(mut s) => {
-                self.apply_options(&mut s, true);
-                self.searcher = Some(s);
-            }
-            // The running search holds the searcher: resize when it comes back.
-            None => self.hash_dirty = true,
-        }
+    /// Gives `searcher` the table size of the options; if that size cannot be had, the table
+    /// keeps its size, and so does the option.
+    fn apply_hash(&mut self, searcher: &mut Searcher) -> Result<(), String> {
+        let mb = self.options.hash_mb;
+        searcher.set_hash(mb).map_err(|e| {
+            self.options.hash_mb = searcher.hash_mb();
+            format!(
+                "table size {mb} MB: {e}; the table stays at {} MB",
+                self.options.hash_mb
+            )
+        })
     }
 
-    /// Sets the number of search threads.
-    pub fn set_threads(&mut self, n: usize) {
-        self.options.threads = n.clamp(1, MAX_THREADS);
+    /// Sets the table size in MB (1 to [`MAX_HASH_MB`]). A size the machine cannot give is an
+    /// error naming it, and the table stays as it was. While a search holds the searcher the
+    /// new size is taken when it comes back, and an error then is reported as a line.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        if !(1..=MAX_HASH_MB).contains(&mb) {
+            return Err(format!("table size {mb} MB is outside 1..{MAX_HASH_MB}"));
+        }
+        self.options.hash_mb = mb;
+        let Some(mut searcher) = self.searcher.take() else {
+            // The running search holds the searcher: resize when it comes back.
+            self.hash_dirty = true;
+            return Ok(());
+        };
+        let applied = self.apply_hash(&mut searcher);
+        self.searcher = Some(searcher);
+        applied
+    }
+
+    /// Sets the number of search threads (1 to [`MAX_THREADS`]).
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
+        if !(1..=MAX_THREADS).contains(&n) {
+            return Err(format!("{n} threads is outside 1..{MAX_THREADS}"));
+        }
+        self.options.threads = n;
         if let Some(mut s) = self.searcher.take() {
-            self.apply_options(&mut s, false);
+            self.apply_options(&mut s);
             self.searcher = Some(s);
         }
+        Ok(())
     }
 
     /// Loads variant files given as a path list (`:`-separated, `;` on Windows); returns the
@@ -299,13 +341,13 @@ impl EngineState {
     }
 
     /// Starts searching the current position on a worker thread; the result comes back as
-    /// [`Event::Done`]. Returns `false` if a search is already running.
+    /// [`Event::Done`]. Fails if a search is already running or no thread can be had.
     pub fn start_search(
         &mut self,
         limits: Limits,
         open_ended: bool,
         report: Box<dyn SearchReport + Send>,
-    ) -> bool {
+    ) -> Result<(), String> {
         let root = self.position.clone();
         self.start_search_on(root, limits, open_ended, report)
     }
@@ -317,34 +359,57 @@ impl EngineState {
         root: Position,
         limits: Limits,
         open_ended: bool,
-        mut report: Box<dyn SearchReport + Send>,
-    ) -> bool {
+        report: Box<dyn SearchReport + Send>,
+    ) -> Result<(), String> {
+        if self.running.is_some() {
+            return Err("a search is already running".into());
+        }
         let Some(mut searcher) = self.searcher.take() else {
-            return false;
+            return Err("a search is already running".into());
         };
-        self.apply_options(&mut searcher, false);
+        self.apply_options(&mut searcher);
         // Cleared here, on the dialect's thread: a stop read after this line reaches the
         // search even if its thread has not started yet.
         searcher.arm();
         let id = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        self.running = Some(Running {
-            id,
-            open_ended,
-            stopped: false,
-            discard: false,
-        });
+        let job = (searcher, root, limits, report);
         let eval = self.eval.clone();
         let events = self.events.clone();
-        std::thread::spawn(move || {
-            let result = searcher.search(&root, &limits, eval.as_ref(), report.as_mut());
-            let _ = events.send(Event::Done(Box::new(Finished {
-                id,
+        let (out, error_line) = (self.out.clone(), self.error_line);
+        let started = spawn_job(job, move |(mut searcher, root, limits, mut report)| {
+            // A search that fails still answers, so that the GUI is not left waiting.
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                searcher.search(&root, &limits, eval.as_ref(), report.as_mut())
+            }))
+            .unwrap_or_else(|panic| {
+                out.line(&error_line(&format!(
+                    "search failed: {}",
+                    panic_text(&panic)
+                )));
+                fallback_result(&root)
+            });
+            let job = FinishedJob::Search(Box::new(SearchDone {
                 result,
                 root,
                 searcher,
-            })));
+            }));
+            let _ = events.send(Event::Done(Box::new(Finished { id, job })));
         });
-        true
+        match started {
+            Ok(()) => {
+                self.running = Some(Running {
+                    id,
+                    open_ended,
+                    stopped: false,
+                    discard: false,
+                });
+                Ok(())
+            }
+            Err(((searcher, ..), e)) => {
+                self.searcher = Some(searcher);
+                Err(e)
+            }
+        }
     }
 
     /// Asks the running search to stop (its result still arrives as [`Event::Done`]).
@@ -370,41 +435,148 @@ impl EngineState {
         });
     }
 
-    /// Takes a finished search back: the searcher returns to the state. Returns the running
-    /// search's record with the result, or `None` for a result nobody waits for.
+    /// Takes a finished job back: a search's searcher returns to the state. Returns the
+    /// running search's record with the result, or `None` for a result nobody waits for and
+    /// for a perft count (which has written its lines). A table size asked for during the
+    /// search that could not be had is reported as an error line.
     pub fn finish(&mut self, f: Finished) -> Option<(Running, SearchResult, Position)> {
-        let Finished {
-            id,
-            result,
-            root,
-            mut searcher,
-        } = f;
-        let resize = std::mem::take(&mut self.hash_dirty);
-        self.apply_options(&mut searcher, resize);
-        self.searcher = Some(searcher);
-        match self.running.take() {
-            Some(r) if r.id == id => Some((r, result, root)),
-            other => {
-                self.running = other;
-                None
+        let Finished { id, job } = f;
+        let current = self.running.as_ref().is_some_and(|r| r.id == id);
+        let found = match job {
+            FinishedJob::Search(done) => {
+                let SearchDone {
+                    result,
+                    root,
+                    mut searcher,
+                } = *done;
+                self.apply_options(&mut searcher);
+                if std::mem::take(&mut self.hash_dirty) {
+                    if let Err(e) = self.apply_hash(&mut searcher) {
+                        self.out.line(&(self.error_line)(&e));
+                    }
+                }
+                self.searcher = Some(searcher);
+                Some((result, root))
             }
+            FinishedJob::Perft => None,
+        };
+        if !current {
+            return None;
         }
+        let r = self.running.take()?;
+        found.map(|(result, root)| (r, result, root))
     }
 
-    /// `go perft N`: one `move: count` line per root move, an empty line, the total.
-    pub fn perft(&mut self, depth: u32, castling: crate::wire::Castling) {
-        let mut pos = self.position.clone();
-        let divide = pos.perft_divide(depth, false);
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            divide.iter().map(|d| d.1).sum()
-        };
-        for (m, n) in &divide {
-            let text = crate::wire::move_text(&pos, *m, castling);
-            self.out.line(&format!("{text}: {n}"));
+    /// `go perft N` on a thread of its own, like a search: one `move: count` line per root
+    /// move, an empty line, the total; or, when stopped, a line made by `stopped`. The input
+    /// loop stays free meanwhile (`isready` answered, `stop` and `quit` obeyed), and its end
+    /// comes back as [`Event::Done`]. Fails if a search or count is running or no thread can
+    /// be had.
+    pub fn start_perft(
+        &mut self,
+        depth: u32,
+        castling: crate::wire::Castling,
+        stopped: String,
+    ) -> Result<(), String> {
+        if self.running.is_some() {
+            return Err("a search is already running".into());
         }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        self.stop.store(false, Ordering::SeqCst);
+        let id = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let (out, stop, events) = (self.out.clone(), self.stop.clone(), self.events.clone());
+        let error_line = self.error_line;
+        let started = spawn_job(self.position.clone(), move |pos| {
+            let counted = catch_unwind(AssertUnwindSafe(|| {
+                pos.clone().perft_divide_until(depth, false, &stop)
+            }));
+            match counted {
+                Err(panic) => {
+                    out.line(&error_line(&format!(
+                        "perft failed: {}",
+                        panic_text(&panic)
+                    )));
+                }
+                Ok(Some(divide)) => {
+                    let total: u64 = if depth == 0 {
+                        1
+                    } else {
+                        divide.iter().map(|d| d.1).sum()
+                    };
+                    for (m, n) in &divide {
+                        let text = crate::wire::move_text(&pos, *m, castling);
+                        out.line(&format!("{text}: {n}"));
+                    }
+                    out.line("");
+                    out.line(&format!("Nodes searched: {total}"));
+                }
+                Ok(None) => out.line(&stopped),
+            }
+            let job = FinishedJob::Perft;
+            let _ = events.send(Event::Done(Box::new(Finished { id, job })));
+        });
+        started.map_err(|(_, e)| e)?;
+        self.running = Some(Running {
+            id,
+            open_ended: false,
+            stopped: false,
+            discard: false,
+        });
+        Ok(())
+    }
+}
+
+/// The stack of a thread that searches or counts: the search recurses up to `MAX_PLY` plies
+/// with a move list in every frame, more than the 2 MB a spawned thread gets by default
+/// (reserved address space; only what is used is ever backed by memory).
+pub const JOB_STACK_BYTES: usize = chimera_engine::search::SEARCH_STACK_BYTES;
+
+/// Runs `run(job)` on a new thread with a search-sized stack. The job is handed over only once
+/// the thread exists, so that when none can be had the caller gets it back with the error
+/// (the searcher it holds must not be lost).
+fn spawn_job<T: Send + 'static>(
+    job: T,
+    run: impl FnOnce(T) + Send + 'static,
+) -> Result<(), (T, String)> {
+    let (tx, rx) = std::sync::mpsc::channel::<T>();
+    let spawned = std::thread::Builder::new()
+        .stack_size(JOB_STACK_BYTES)
+        .spawn(move || {
+            if let Ok(job) = rx.recv() {
+                run(job);
+            }
+        });
+    match spawned {
+        Ok(_) => tx
+            .send(job)
+            .map_err(|e| (e.0, "the job thread ended".to_string())),
+        Err(e) => Err((job, format!("cannot start a thread: {e}"))),
+    }
+}
+
+/// The message a panic carried, for an error line.
+pub fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".to_string())
+}
+
+/// What a failed search answers: the first legal move of a one-part turn, else none.
+fn fallback_result(root: &Position) -> SearchResult {
+    let mut pos = root.clone();
+    let best = catch_unwind(AssertUnwindSafe(|| pos.legal_moves().first().copied()))
+        .ok()
+        .flatten()
+        .filter(|_| root.variant().turns.is_none());
+    SearchResult {
+        best,
+        ponder: None,
+        score: chimera_engine::search::Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: best.into_iter().collect(),
+        turn: best.into_iter().collect(),
     }
 }

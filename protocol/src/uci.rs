@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use std::str::FromStr;
 use std::time::Duration;
 
+use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
 use chimera_engine::{Color, Position};
 
@@ -357,11 +358,11 @@ impl Uci {
         match key.as_str() {
             "hash" => {
                 let mb = spin(1, MAX_HASH_MB as i64)?;
-                self.state.set_hash(mb as usize);
+                self.state.set_hash(mb as usize)?;
             }
             "threads" => {
                 let n = spin(1, MAX_THREADS as i64)?;
-                self.state.set_threads(n as usize);
+                self.state.set_threads(n as usize)?;
             }
             "multipv" => {
                 let n = spin(1, 256)?;
@@ -400,7 +401,16 @@ impl Uci {
 
     fn go(&mut self, go: Go) {
         if let Some(depth) = go.perft {
-            self.state.perft(depth, self.castling());
+            if depth > MAX_PERFT_DEPTH {
+                self.info(&format!(
+                    "error: perft depth {depth} is more than {MAX_PERFT_DEPTH}"
+                ));
+                return;
+            }
+            let stopped = format!("info string perft {depth} stopped");
+            if let Err(e) = self.state.start_perft(depth, self.castling(), stopped) {
+                self.info(&format!("error: {e}"));
+            }
             return;
         }
         let mut pos = self.state.position.clone();
@@ -438,11 +448,12 @@ impl Uci {
             castling: self.castling(),
         };
         self.held = None;
-        if !self
+        if let Err(e) = self
             .state
             .start_search(limits, open_ended, Box::new(report))
         {
-            self.info("error: a search is already running");
+            self.info(&format!("error: {e}"));
+            self.state.out.line("bestmove (none)");
         }
     }
 
@@ -600,6 +611,10 @@ impl Dialect for Uci {
     fn handle(&mut self, event: Event) -> Flow {
         match event {
             Event::Line(l) => self.line(&l),
+            Event::Unreadable(why) => {
+                self.info(&format!("error: {why}"));
+                Flow::Continue
+            }
             Event::Done(f) => self.done(*f),
             Event::Eof => {
                 self.input_ended = true;

@@ -23,7 +23,7 @@ use chimera_engine::{Color, Move, MoveError, Position};
 
 use crate::highlight::highlight_line;
 use crate::input::{Dialect, Flow};
-use crate::state::{EngineState, Event, Finished, Output};
+use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
 use crate::uci::ENGINE_NAME;
 use crate::wire::xboard_move_lines;
 
@@ -421,7 +421,8 @@ pub struct Xboard {
 
 impl Xboard {
     /// The dialect on `state`.
-    pub fn new(state: EngineState) -> Xboard {
+    pub fn new(mut state: EngineState) -> Xboard {
+        state.error_line = |e| format!("Error ({e})");
         Xboard {
             state,
             force: false,
@@ -681,7 +682,9 @@ impl Xboard {
                     multipv: self.state.options.multipv,
                     ..Default::default()
                 };
-                self.state.start_search(limits, true, report);
+                if let Err(e) = self.state.start_search(limits, true, report) {
+                    self.out(&format!("Error ({e}): analyze"));
+                }
             }
             return;
         }
@@ -696,7 +699,9 @@ impl Xboard {
             return;
         }
         let limits = self.limits();
-        self.state.start_search(limits, false, report);
+        if let Err(e) = self.state.start_search(limits, false, report) {
+            self.out(&format!("Error ({e}): go"));
+        }
     }
 
     /// With `hard`, searches the position after the opponent's expected move until the
@@ -724,7 +729,11 @@ impl Xboard {
             ..Default::default()
         };
         let report = self.thinking_report(&root);
-        if self.state.start_search_on(root, limits, true, report) {
+        if self
+            .state
+            .start_search_on(root, limits, true, report)
+            .is_ok()
+        {
             self.out(&format!("Hint: {text}"));
             self.pondering = Some(Ponder {
                 predicted,
@@ -969,8 +978,18 @@ impl Xboard {
             }
             C::Stat => {}
             C::Ponder(on) => self.ponder = on,
-            C::Memory(mb) => self.state.set_hash(mb.max(1)),
-            C::Cores(n) => self.state.set_threads(n.max(1)),
+            // The GUI's figures are the whole engine's means: the table and the thread count
+            // take them up to their own bounds.
+            C::Memory(mb) => {
+                if let Err(e) = self.state.set_hash(mb.clamp(1, MAX_HASH_MB)) {
+                    self.out(&format!("Error ({e}): memory {mb}"));
+                }
+            }
+            C::Cores(n) => {
+                if let Err(e) = self.state.set_threads(n.clamp(1, MAX_THREADS)) {
+                    self.out(&format!("Error ({e}): cores {n}"));
+                }
+            }
             C::Option(name, value) => {
                 if let Err(e) = self.option(&name, value.as_deref()) {
                     self.out(&format!("Error ({e}): option {name}"));
@@ -1221,6 +1240,10 @@ impl Dialect for Xboard {
     fn handle(&mut self, event: Event) -> Flow {
         match event {
             Event::Line(l) => self.line(&l),
+            Event::Unreadable(why) => {
+                self.out(&format!("Error (unreadable line): {why}"));
+                Flow::Continue
+            }
             Event::Done(f) => self.done(*f),
             Event::Eof if self.thinking() => {
                 // Input ended while the engine thinks: send its move, then quit.

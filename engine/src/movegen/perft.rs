@@ -8,6 +8,11 @@ use super::generate::MoveList;
 use crate::board::position::Position;
 use crate::types::Move;
 
+/// The deepest perft a protocol or the command line accepts. Perft recurses once per ply with
+/// a move list in each frame, so a depth in the millions would exhaust any stack long before a
+/// stop could end it; no perft deeper than this could finish anyway.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 impl Position {
     /// The number of legal move sequences of length `depth` (bulk counted at the last ply).
     pub fn perft(&mut self, depth: u32) -> u64 {

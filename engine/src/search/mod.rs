@@ -36,6 +36,11 @@ pub type Value = i32;
 
 /// The score of delivering mate now; a mate `n` plies away scores `MATE - n`.
 pub const MATE: Value = 32_000;
+/// The stack every search thread needs: the search recurses up to [`MAX_PLY`] plies (and
+/// quiescence below them) with a move list in each frame, far more than the 2 MB a spawned
+/// thread gets by default. It is address space only: what is not used is never backed.
+pub const SEARCH_STACK_BYTES: usize = 256 << 20;
+
 /// Scores beyond this (in absolute value) are mates.
 pub const MATE_BOUND: Value = MATE - 1_000;
 /// Larger than every score.
@@ -294,6 +299,11 @@ impl Searcher {
         self.threads = threads.max(1);
     }
 
+    /// The transposition table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
@@ -371,10 +381,16 @@ impl Searcher {
         };
         let (main, helpers) = std::thread::scope(|s| {
             let handles: Vec<_> = (1..self.threads)
-                .map(|id| {
+                .filter_map(|id| {
                     let shared = &shared;
                     let p = pos.clone();
-                    s.spawn(move || worker::Worker::new(id, p, shared, eval).iterate(&mut Silent))
+                    // A helper that cannot be had (the system's thread limit) is left out.
+                    std::thread::Builder::new()
+                        .stack_size(SEARCH_STACK_BYTES)
+                        .spawn_scoped(s, move || {
+                            worker::Worker::new(id, p, shared, eval).iterate(&mut Silent)
+                        })
+                        .ok()
                 })
                 .collect();
             let mut w = worker::Worker::new(0, pos.clone(), &shared, eval);

@@ -145,6 +145,11 @@ impl TranspositionTable {
         }
     }
 
+    /// The table's size in megabytes (as asked for when it was made).
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
     /// Starts a new search: older entries become preferred victims for replacement.
     pub fn new_search(&self) {
         let g = self.generation.load(Ordering::Relaxed);
@@ -290,6 +295,7 @@ mod tests {
     #[test]
     fn a_cleared_table_is_empty_and_the_same_size() {
         let mut tt = TranspositionTable::new(2);
+        assert_eq!(tt.size_mb(), 2);
         tt.store(42, 7, 10, 3, Bound::Exact);
         let n = tt.buckets.len();
         tt.clear();
