@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::{builtin, builtin_names};
+use chimera_engine::board::fen::FenField;
+use chimera_engine::variant::{builtin, builtin_names, Registry};
 use chimera_engine::{Position, VariantRef};
 
 /// One data line: its origin (`file:line`) and its ` | `-separated columns.
@@ -127,6 +128,7 @@ const FIELDS: &[&str] = &[
     "Halfmove",
     "Fullmove",
     "Position",
+    "Reserves",
 ];
 
 #[test]
@@ -415,4 +417,303 @@ fn gating_moves_treat_the_halfmove_clock_alike() {
     let mut pos = start.clone();
     pos.try_play("e1g1").expect("e1g1");
     assert_eq!(pos.halfmove_clock(), 6);
+}
+
+/// Variants defined here for the tests below: chess whose pawns may become kings, chess whose
+/// captures go to hand and may be dropped again, kings excepted, as in crazyhouse (with and
+/// without the check rule).
+const TEST_VARIANTS: &str = "
+[kingpromo:chess]
+promotionPieceTypes = qk
+
+[house:chess]
+pieceDrops = true
+dropPieceTypes = pnbrq
+capturesToHand = true
+
+[nocheckhouse:house]
+checking = false
+";
+
+fn test_variant(name: &str) -> VariantRef {
+    let mut r = Registry::new();
+    r.load_text(TEST_VARIANTS, "fen.rs", "test")
+        .unwrap_or_else(|e| panic!("the test variants do not load: {e:?}"));
+    r.get(name).expect("loaded")
+}
+
+/// Reads `fen` for `v` and returns the field of its error, or `None` when it is accepted.
+fn rejected_on(v: &VariantRef, fen: &str) -> Option<FenField> {
+    Position::from_fen(v, fen).err().map(|e| e.field)
+}
+
+/// How many royal men a side may have comes from the variant's data: the most one side has in
+/// the start position, unless a promotion, drop or reserve can bring one in; nothing where the
+/// check rule does not protect royal men.
+#[test]
+fn the_number_of_royal_men_is_bounded_by_the_variant() {
+    let chess = variant("chess", "test");
+    assert_eq!(chess.royal_limit(), Some(1));
+    assert_eq!(
+        rejected_on(&chess, "4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
+        Some(FenField::Position)
+    );
+    // Vanguard starts with a king and a prince a side, both royal (extinction royalty).
+    let vanguard = variant("vanguard", "test");
+    assert_eq!(vanguard.royal_limit(), Some(2));
+    assert_eq!(
+        rejected_on(
+            &vanguard,
+            "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/KJK13 w - - 0 1"
+        ),
+        Some(FenField::Position)
+    );
+    assert_eq!(
+        rejected_on(
+            &vanguard,
+            "kj14/16/16/16/16/16/16/16/16/16/16/16/16/16/16/KJ14 w - - 0 1"
+        ),
+        None
+    );
+    // Where pawns may promote to kings, a second king is a position play can reach; past what
+    // the board code follows (8), it is still rejected.
+    let kingpromo = test_variant("kingpromo");
+    assert_eq!(kingpromo.royal_limit(), Some(8));
+    assert_eq!(
+        rejected_on(&kingpromo, "4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
+        None
+    );
+    assert_eq!(
+        rejected_on(&kingpromo, "4k3/8/8/8/8/8/K7/KKKKKKKK w - - 0 1"),
+        Some(FenField::Position)
+    );
+    // Alice Guard has no check rule: a royal man is only the man whose loss decides.
+    assert_eq!(variant("aliceguard", "test").royal_limit(), None);
+}
+
+/// What a hand may hold comes from the variant's data: types that can be dropped, gated, or
+/// captured into a hand; a royal type only when it can be dropped or captured.
+#[test]
+fn hands_hold_only_men_the_rules_can_put_there() {
+    let pawnvault = variant("pawnvault", "test");
+    let start = "rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[DTdt] w KQkq - 0 1";
+    assert_eq!(rejected_on(&pawnvault, start), None);
+    for extra in ["K", "P", "O", "Q", "H", "k", "p"] {
+        let fen = start.replace("[DTdt]", &format!("[DTdt{extra}]"));
+        let err = Position::from_fen(&pawnvault, &fen).expect_err(&fen);
+        assert_eq!(err.field, FenField::Hand, "{fen}: {err}");
+        assert_eq!(err.token, extra, "{fen}: {err}");
+    }
+    // S-Chess gates any man but the king (whether a queen in hand is likely is for
+    // `oddities`).
+    let seirawan = variant("seirawan", "test");
+    let base = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    assert_eq!(
+        rejected_on(&seirawan, &format!("{base}[HEheQ] w KQkq - 0 1")),
+        None
+    );
+    assert_eq!(
+        rejected_on(&seirawan, &format!("{base}[HEheK] w KQkq - 0 1")),
+        Some(FenField::Hand)
+    );
+    // Captures to hand: any man but the king, while the check rule protects him.
+    let house = test_variant("house");
+    assert_eq!(
+        rejected_on(&house, &format!("{base}[PNBRQpnbrq] w KQkq - 0 1")),
+        None
+    );
+    assert_eq!(
+        rejected_on(&house, &format!("{base}[k] w KQkq - 0 1")),
+        Some(FenField::Hand)
+    );
+    let nocheck = test_variant("nocheckhouse");
+    assert_eq!(
+        rejected_on(&nocheck, &format!("{base}[Kk] w KQkq - 0 1")),
+        None
+    );
+}
+
+/// Castling rights are each given once, and the error names the letter that repeats one.
+#[test]
+fn a_castling_right_given_twice_names_the_letter() {
+    let chess = variant("chess", "test");
+    for (rights, letter) in [
+        ("KQkqKQkq", "K"),
+        ("KK", "K"),
+        ("Kqq", "q"),
+        ("KH", "H"),
+        ("HK", "K"),
+        ("QA", "A"),
+        ("kh", "h"),
+    ] {
+        let fen = format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1");
+        let err = Position::from_fen(&chess, &fen).expect_err(&fen);
+        assert_eq!(
+            (err.field, err.token.as_str()),
+            (FenField::Castling, letter),
+            "{fen}: {err}"
+        );
+    }
+    // One right a side and wing, each named once, in any order or notation.
+    for rights in ["KQkq", "qkQK", "HAha", "Kq", "-"] {
+        let fen = format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1");
+        assert!(Position::from_fen(&chess, &fen).is_ok(), "{fen}");
+    }
+}
+
+/// Text that is not ASCII in any field is an error on that field, naming the text.
+#[test]
+fn non_ascii_text_is_an_error_of_its_field() {
+    let chess = variant("chess", "test");
+    let seirawan = variant("seirawan", "test");
+    let pioneer = variant("pioneer", "test");
+    let cases: &[(&VariantRef, &str, FenField, &str)] = &[
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K2é w - - 0 1",
+            FenField::Board,
+            "é",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K\u{FFFD}2 w - - 0 1",
+            FenField::Board,
+            "\u{FFFD}",
+        ),
+        (
+            &seirawan,
+            "4k3/8/8/8/8/8/8/4K3[Hé] w - - 0 1",
+            FenField::Hand,
+            "é",
+        ),
+        (&chess, "4k3/8/8/8/8/8/8/4K3 é - - 0 1", FenField::Side, "é"),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 bé - - 0 1",
+            FenField::Side,
+            "bé",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K2R w Ké - 0 1",
+            FenField::Castling,
+            "Ké",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 w - é 0 1",
+            FenField::EnPassant,
+            "é",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 w - é3 0 1",
+            FenField::EnPassant,
+            "é3",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 w - e\u{FFFD} 0 1",
+            FenField::EnPassant,
+            "e\u{FFFD}",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 w - - é 1",
+            FenField::Halfmove,
+            "é",
+        ),
+        (
+            &chess,
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 é",
+            FenField::Fullmove,
+            "é",
+        ),
+        (
+            &pioneer,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {M@é m?}",
+            FenField::Reserves,
+            "M@é",
+        ),
+    ];
+    for &(v, fen, field, token) in cases {
+        let err = catch_unwind(AssertUnwindSafe(|| Position::from_fen(v, fen)))
+            .unwrap_or_else(|_| panic!("{fen}: the reader panicked"))
+            .expect_err(fen);
+        assert_eq!(err.field, field, "{fen}: {err}");
+        assert_eq!(err.token, token, "{fen}: {err}");
+        assert!(err.to_string().contains(token), "{fen}: {err}");
+    }
+}
+
+/// `oddities` names what no game reaches, and nothing in positions that games do reach.
+#[test]
+fn oddities_name_what_no_game_reaches() {
+    let odd = |v: &VariantRef, fen: &str| {
+        Position::from_fen(v, fen)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"))
+            .oddities()
+    };
+    let seirawan = variant("seirawan", "test");
+    let hawks = odd(
+        &seirawan,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HHHHHHHHHHHHHHHHHHHHHHEEhe] w KQBCDFGkqbcdfg \
+         - 0 1",
+    );
+    assert!(
+        hawks.len() == 2 && hawks[0].contains("22 H") && hawks[1].contains("2 E"),
+        "{hawks:?}"
+    );
+    // A queen in an S-Chess hand: gating may bring him in, but no game puts him there.
+    let queen = odd(&seirawan, "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1");
+    assert!(queen.len() == 1 && queen[0].contains("1 Q"), "{queen:?}");
+    let chess = variant("chess", "test");
+    let pawns = odd(&chess, "4k3/8/8/8/8/8/PPPPPPPP/P3K3 w - - 0 1");
+    assert!(pawns.len() == 1 && pawns[0].contains("9 P"), "{pawns:?}");
+    // Nine queens are one and eight promoted pawns; ten are too many.
+    assert!(odd(&chess, "k7/pp6/8/8/8/8/QQQQQQQQ/Q3K3 w - - 0 1").is_empty());
+    assert_eq!(
+        odd(&chess, "k7/pp6/8/8/8/8/QQQQQQQQ/QQ2K3 w - - 0 1").len(),
+        1
+    );
+    let clock = odd(&chess, "4k3/8/8/8/8/8/8/4K3 w - - 150 80");
+    assert!(clock.len() == 1 && clock[0].contains("150"), "{clock:?}");
+    // Where captures go to hand, the other side's men may come over.
+    let house = test_variant("house");
+    assert!(odd(&house, "4k3/8/8/8/8/8/8/4K3[QQ] w - - 0 1").is_empty());
+    assert_eq!(
+        odd(&house, "4k3/8/8/8/8/8/8/4K3[QQQQQQQQQQQQQQQQQQQ] w - - 0 1").len(),
+        1
+    );
+}
+
+/// No position a game reaches is odd: random games from the start position of every built-in
+/// variant, and of a variant whose captures go to hand, checked at every ply.
+#[test]
+fn positions_reached_in_play_are_never_odd() {
+    let mut variants: Vec<VariantRef> = all_variants();
+    variants.push(test_variant("house"));
+    variants.push(test_variant("kingpromo"));
+    let mut rng = SmallRng::seed_from_u64(0x0dd_17e5);
+    let mut failures = Vec::new();
+    let mut plies = 0;
+    for v in &variants {
+        for _ in 0..3 {
+            let mut pos = Position::startpos(v);
+            for _ in 0..60 {
+                if let Some(odd) = pos.oddities().first() {
+                    failures.push(format!("{} '{}': {odd}", v.name, pos.fen()));
+                    break;
+                }
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                pos.make_move(moves[rng.gen_range(0..moves.len())]);
+                plies += 1;
+            }
+        }
+    }
+    assert!(plies > 1000, "only {plies} plies played");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

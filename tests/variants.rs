@@ -457,6 +457,45 @@ fn unexecutable_xbetza_is_named() {
     }
 }
 
+/// `variantTemplate` names the XBoard parent variant: one XBoard knows, or an error naming the
+/// key and the value (`nosuch` under bad/ is the file form of this).
+#[test]
+fn variant_template_must_be_an_xboard_parent() {
+    for template in [
+        "fairy",
+        "normal",
+        "shogi",
+        "crazyhouse",
+        "seirawan",
+        "3check",
+        "chu",
+    ] {
+        let text = format!("[v:chess]\nvariantTemplate = {template}\n");
+        let names = Registry::new()
+            .check_text(&text, "inline.ini")
+            .unwrap_or_else(|e| panic!("{template}:\n{}", describe(&e)));
+        assert_eq!(names, ["v"]);
+    }
+    for template in ["nosuch", "", "Shogi", "fairy shogi", "é"] {
+        let text = format!("[v:chess]\nvariantTemplate = {template}\n");
+        let errors = Registry::new()
+            .check_text(&text, "inline.ini")
+            .expect_err(template);
+        assert!(
+            errors.iter().any(|e| e.line == 2
+                && e.key.as_deref() == Some("variantTemplate")
+                && e.message.contains(&format!("'{template}'"))),
+            "{template}: no error names the key and the value:\n{}",
+            describe(&errors)
+        );
+    }
+    // Without the key, the parent is `fairy`.
+    let mut r = Registry::new();
+    r.load_text("[v:chess]\n", "inline.ini", "test")
+        .expect("loads");
+    assert_eq!(r.get("v").expect("loaded").template, "fairy");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,13 @@
 //! FEN in and out, for every geometry. Reading is two-stage: [`Setup::parse`] checks the syntax
 //! alone (fields, runs of empty squares with one or two digits, holdings in `[...]`), then
 //! [`Position::from_setup`] gives it meaning for a variant (piece letters, board size, rights,
-//! e.p., legality of the placement). Every error names the field and the bad token.
+//! e.p., legality of the placement). Every error names the field and the bad token. Whatever
+//! the text (any Unicode, any length), reading it gives a position or an error, never a panic.
+//! A position the variant's rules cannot play is an error: more royal men than the start
+//! position has (see [`Variant::royal_limit`]), men in hand that no drop, gate or capture puts
+//! there ([`Variant::may_hold_in_hand`]), a castling right given twice or for a man marked as
+//! moved, two men on one square, more men than the counters hold. A position that is only
+//! unlikely is read, and [`Position::oddities`] says what is odd about it.
 //!
 //! Dialect (that of Fairy-Stockfish, so positions can be exchanged both ways):
 //! `<board>[<hand>] <side> <castling> <ep> <halfmove> <fullmove>`, where the castling field of a
@@ -341,16 +347,19 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
             "expected '-', a square, or two squares",
         )
     };
-    let b = text.as_bytes();
+    // A square is one character (its file) and the digits after it. Cut by characters, not
+    // bytes: the field is whatever the user typed, and `é3` must be an error, not a cut
+    // inside a character.
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        out.push(split_square(&text[start..i]).ok_or_else(bad)?);
+    let mut rest = text;
+    while let Some(file) = rest.chars().next() {
+        let after = &rest[file.len_utf8()..];
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let end = file.len_utf8() + digits;
+        out.push(split_square(&rest[..end]).ok_or_else(bad)?);
+        rest = &rest[end..];
     }
     if out.is_empty() || out.len() > 2 {
         return Err(bad());
@@ -358,7 +367,6 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
     Ok(out)
 }
 
-/// The placement of a setup as mailbox cells for `variant` (no rights or virginity yet).
 /// The men of a placement field, and the squares of those marked as having moved (`*`).
 pub(crate) type Placement = (Vec<(Square, Piece)>, Vec<Square>);
 
@@ -373,7 +381,7 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
         ));
     }
     let wide = g.display_files();
-    let mut men = Vec::new();
+    let mut men: Vec<(Square, Piece)> = Vec::new();
     let mut moved_marks = Vec::new();
     for (row, tokens) in setup.ranks.iter().enumerate() {
         let rank = g.ranks as usize - 1 - row;
@@ -407,6 +415,15 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                             format!("rank {} is too long", rank + 1),
                         ));
                     };
+                    // A `|` man in a rank written as wide as all the boards lands on a square
+                    // the rank may fill again later.
+                    if men.iter().any(|m| m.0 == sq) {
+                        return Err(FenError::new(
+                            FenField::Board,
+                            rank_text(tokens),
+                            format!("two men on {}", g.name(sq)),
+                        ));
+                    }
                     men.push((sq, Piece { color, id }));
                     if moved {
                         moved_marks.push(sq);
@@ -426,6 +443,67 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
         }
     }
     Ok((men, moved_marks))
+}
+
+/// The men of the holdings field: each a piece of the variant that may be in a hand there
+/// ([`Variant::may_hold_in_hand`]).
+fn hand_men(v: &Variant, setup: &Setup) -> Result<Vec<Piece>, FenError> {
+    let Some(letters) = &setup.hand else {
+        return Ok(Vec::new());
+    };
+    if !v.has_hand && !letters.is_empty() {
+        return Err(FenError::new(
+            FenField::Hand,
+            letters.iter().collect::<String>(),
+            format!("{} has no pieces in hand", v.name),
+        ));
+    }
+    letters
+        .iter()
+        .map(|&letter| {
+            let piece = piece_of_letter(v, letter, FenField::Hand)?;
+            if !v.may_hold_in_hand(piece.id) {
+                return Err(FenError::new(
+                    FenField::Hand,
+                    letter.to_string(),
+                    format!(
+                        "a {} can never be in a hand in {}: it is not dropped, gated or \
+                         captured into one",
+                        v.pieces[piece.id.index()].name,
+                        v.name
+                    ),
+                ));
+            }
+            Ok(piece)
+        })
+        .collect()
+}
+
+/// The most men a position's counters hold (they are bytes): per side, or both sides together
+/// where captures go to hand, since one hand may then collect every man of a type.
+const MAX_MEN: usize = u8::MAX as usize;
+
+/// Rejects more men (on the board, in hand and waiting in reserve) than the counters hold: no
+/// game has that many, and counting them would overflow.
+fn check_men_count(v: &Variant, men: &[(Square, Piece)], hand: &[Piece]) -> Result<(), FenError> {
+    let reserve = v.reserve.as_ref().map_or(0, |r| r.count as usize);
+    let mut n = [reserve; 2];
+    for p in men.iter().map(|m| &m.1).chain(hand) {
+        n[p.color.index()] += 1;
+    }
+    let (count, limit_for) = if v.captures_to_hand {
+        (n[0] + n[1], "both sides together")
+    } else {
+        (n[0].max(n[1]), "one side")
+    };
+    if count > MAX_MEN {
+        return Err(FenError::new(
+            FenField::Position,
+            format!("{count} men"),
+            format!("Chimera counts at most {MAX_MEN} men for {limit_for}"),
+        ));
+    }
+    Ok(())
 }
 
 /// The man a FEN letter stands for: the variant's piece, White's in upper case.
@@ -480,14 +558,18 @@ impl Position {
         Position::from_setup(variant, &Setup::parse(fen)?)
     }
 
-    /// Gives a syntactically valid setup its meaning for `variant`.
+    /// Gives a syntactically valid setup its meaning for `variant`, rejecting what its rules
+    /// cannot play (see the module documentation); [`Position::oddities`] lists what is merely
+    /// unlikely in what it accepts.
     pub fn from_setup(variant: &VariantRef, setup: &Setup) -> Result<Position, FenError> {
         let v = variant.as_ref();
         let g = &v.geometry;
         let mut pos = Position::empty(variant);
         let (men, moved_marks) = placement(v, setup)?;
+        let hand = hand_men(v, setup)?;
+        check_men_count(v, &men, &hand)?;
 
-        let castling = parse_castling(v, &men, &setup.castling)?;
+        let castling = parse_castling(v, &men, &moved_marks, &setup.castling)?;
         for &(sq, piece) in &men {
             let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
             let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
@@ -499,19 +581,8 @@ impl Position {
             let virgin = virgin && !moved_marks.contains(&sq);
             pos.put(sq, Cell::new(piece, virgin));
         }
-        if let Some(hand) = &setup.hand {
-            if !v.has_hand && !hand.is_empty() {
-                let text: String = hand.iter().collect();
-                return Err(FenError::new(
-                    FenField::Hand,
-                    text,
-                    format!("{} has no pieces in hand", v.name),
-                ));
-            }
-            for &letter in hand {
-                let Piece { color, id } = piece_of_letter(v, letter, FenField::Hand)?;
-                pos.hand_add(color, id);
-            }
+        for &Piece { color, id } in &hand {
+            pos.hand_add(color, id);
         }
         pos.side = setup.side;
         if setup.side == Color::Black {
@@ -583,20 +654,30 @@ impl Position {
             return Err(bad("the square passed over is not empty"));
         }
         let mover = self.side.opposite();
+        // With straight double steps only, the man is straight beyond the square passed;
+        // otherwise any pawn diagonally beyond it may have made the double step.
+        let forward = if mover == Color::White { 1 } else { -1 };
+        let sideways: &[i32] = if self.variant.ep_two_squares {
+            &[0, -1, 1]
+        } else {
+            &[0]
+        };
+        let beyond: Vec<Square> = sideways
+            .iter()
+            .map(|&dx| passed.offset(g.delta(dx, forward)))
+            .collect();
         let victim = match squares.iter().find(|&&s| s != passed) {
+            // A landing square elsewhere describes no double step over `passed`; the single
+            // square written back would then name another man, or none.
+            Some(landing) if !beyond.contains(landing) => {
+                return Err(bad(
+                    "the landing square is not just beyond the square passed over",
+                ))
+            }
             Some(&landing) => landing,
             None => {
-                // With straight double steps only, the man is straight beyond the square passed;
-                // otherwise any pawn diagonally beyond it may have made the double step.
-                let forward = if mover == Color::White { 1 } else { -1 };
-                let sideways: &[i32] = if self.variant.ep_two_squares {
-                    &[0, -1, 1]
-                } else {
-                    &[0]
-                };
-                let candidates: Vec<Square> = sideways
-                    .iter()
-                    .map(|&dx| passed.offset(g.delta(dx, forward)))
+                let candidates: Vec<Square> = beyond
+                    .into_iter()
                     .filter(|&s| {
                         let c = self.cell(s);
                         c.is_color(mover) && self.variant.ep_types & (1 << c.id().0) != 0
@@ -691,6 +772,16 @@ impl Position {
                     FenField::Position,
                     color.to_string(),
                     "has no royal piece",
+                ));
+            }
+            // More royal men than the game can ever have: the check rule would have to guard
+            // men that no line of play puts on the board.
+            let royals = self.royal_count(color) as usize;
+            if let Some(limit) = v.royal_limit().filter(|&l| royals > l) {
+                return Err(FenError::new(
+                    FenField::Position,
+                    color.to_string(),
+                    format!("has {royals} royal men; {} allows at most {limit}", v.name),
                 ));
             }
         }
@@ -929,7 +1020,14 @@ struct Castling {
     implied_virgin: Vec<Square>,
 }
 
-fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<Castling, FenError> {
+/// Reads the castling field for the men of the placement, `moved` being the squares of those
+/// marked as having moved (`*`), who can hold no castling right.
+fn parse_castling(
+    v: &Variant,
+    men: &[(Square, Piece)],
+    moved: &[Square],
+    field: &str,
+) -> Result<Castling, FenError> {
     let g = &v.geometry;
     let mut out = Castling {
         rights: 0,
@@ -970,6 +1068,11 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
     if field == "-" {
         return Ok(out);
     }
+    // Each right is given once. A repeated letter, or a second letter for a right already
+    // given (`KH` in chess names the h1 rook twice), says two things about one right: reject
+    // it rather than let the last letter win.
+    let mut seen: Vec<char> = Vec::new();
+    let mut given_by: [Option<char>; 4] = [None; 4];
     for ch in field.chars() {
         let color = if ch.is_ascii_uppercase() {
             Color::White
@@ -978,6 +1081,10 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         };
         let lower = ch.to_ascii_lowercase();
         let bad = |why: &str| FenError::new(FenField::Castling, ch.to_string(), why.to_string());
+        if seen.contains(&ch) {
+            return Err(bad("the letter is repeated"));
+        }
+        seen.push(ch);
         let file_letter =
             lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
         let is_side_letter = lower == 'k' || lower == 'q';
@@ -1010,8 +1117,19 @@ fn parse_castling(v: &Variant, men: &[(Square, Piece)], field: &str) -> Result<C
         } else {
             return Err(bad("not a castling letter"));
         };
+        if moved.contains(&king) || moved.contains(&rook_sq) {
+            return Err(bad("its king or rook is marked as having moved ('*')"));
+        }
         let kingside = g.file_of(rook_sq) > kfile;
         let bit = CASTLE_BITS[color.index()][if kingside { 0 } else { 1 }];
+        let slot = &mut given_by[bit.trailing_zeros() as usize];
+        if let Some(first) = *slot {
+            let side = if kingside { "kingside" } else { "queenside" };
+            return Err(bad(&format!(
+                "{color}'s {side} castling right is already given by '{first}'"
+            )));
+        }
+        *slot = Some(ch);
         out.rights |= bit;
         out.rook[bit.trailing_zeros() as usize] = rook_sq;
         out.implied_virgin.push(king);

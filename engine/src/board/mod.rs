@@ -1,8 +1,10 @@
 //! The board: the position and its primitive edits (`position`), make/unmake (`make`), and
-//! FEN reading and writing (`fen`).
+//! FEN reading and writing (`fen`), and what is odd about a position the rules can play
+//! (`oddities`).
 
 pub mod fen;
 pub mod make;
+pub mod oddities;
 pub mod position;
 pub mod query;
 

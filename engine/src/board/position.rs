@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 
 use crate::types::{Cell, Color, Move, Piece, PieceId, Square, MAX_PIECE_TYPES};
-use crate::variant::VariantRef;
+use crate::variant::{VariantRef, MAX_ROYALS};
 
 /// Castling right bits: White kingside, White queenside, Black kingside, Black queenside.
 pub const CASTLE_BITS: [[u8; 2]; 2] = [[1, 2], [4, 8]];
@@ -303,7 +303,7 @@ impl Position {
     }
 
     /// The squares of all of `color`'s royal men.
-    pub fn royal_squares(&self, color: Color) -> ArrayVec<Square, 8> {
+    pub fn royal_squares(&self, color: Color) -> ArrayVec<Square, MAX_ROYALS> {
         let mut out = ArrayVec::new();
         if self.royal_count[color.index()] == 1 {
             out.push(self.royal_sq[color.index()]);

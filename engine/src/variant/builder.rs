@@ -7,8 +7,8 @@ use std::sync::Arc;
 use super::compile::compile_piece;
 use super::config::{
     parse_bool, parse_file_letter_or_number, parse_piece_char_map, parse_piece_letters,
-    parse_piece_value_list, parse_rank, parse_square_list, parse_uint, parse_value, ConfigError,
-    GameValue, SectionConfig,
+    parse_piece_value_list, parse_rank, parse_square_list, parse_template, parse_uint, parse_value,
+    ConfigError, GameValue, SectionConfig,
 };
 use super::tables::{AttackTables, CheckReach, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
@@ -453,7 +453,10 @@ fn build_inner(s: &SectionConfig, source: &str, errs: &mut Errors) -> Option<Var
         .take(s.get_with("bareKingStalemateValue", parse_value))
         .flatten()
         .unwrap_or(GameValue::None);
-    let template = s.value("variantTemplate").unwrap_or("fairy").to_string();
+    let template = errs
+        .take(s.get_with("variantTemplate", parse_template))
+        .flatten()
+        .unwrap_or_else(|| "fairy".to_string());
     let piece_to_char_table = s.value("pieceToCharTable").map(str::to_string);
     let pocket_size = errs
         .take(s.get_with("pocketSize", parse_uint))

@@ -835,6 +835,66 @@ pub fn parse_piece_letters(value: &str) -> Result<Vec<char>, String> {
     Ok(out)
 }
 
+/// The parent variants XBoard knows, the values `variantTemplate` may take: XBoard takes the
+/// board, holdings and move rules of an engine-defined variant from this parent (the protocol
+/// sends it in `setup (...) FxR+N_<parent>`), so a name it does not know breaks the game there.
+pub const XBOARD_PARENTS: &[&str] = &[
+    "fairy",
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "threecheck",
+    "shatranj",
+    "courier",
+    "gothic",
+    "capablanca",
+    "caparandom",
+    "knightmate",
+    "cylinder",
+    "falcon",
+    "berolina",
+    "janus",
+    "super",
+    "great",
+    "twilight",
+    "makruk",
+    "asean",
+    "seirawan",
+    "grand",
+    "spartan",
+    "xiangqi",
+    "janggi",
+    "shogi",
+    "chu",
+    "lion",
+    "elven",
+    "duck",
+];
+
+/// A `variantTemplate`: one of [`XBOARD_PARENTS`], written as XBoard writes it (lower case).
+pub fn parse_template(value: &str) -> Result<String, String> {
+    let v = value.trim();
+    if XBOARD_PARENTS.contains(&v) {
+        Ok(v.to_string())
+    } else {
+        Err(format!(
+            "unknown XBoard parent variant '{}': expected one of {}",
+            quote(v),
+            XBOARD_PARENTS.join(", ")
+        ))
+    }
+}
+
 /// A Fairy-Stockfish `[Value]`: `win`, `loss`, `draw` or `none`.
 pub fn parse_value(value: &str) -> Result<GameValue, String> {
     match value.trim() {

@@ -22,6 +22,9 @@ use zobrist::Zobrist;
 pub use builder::VariantError;
 pub use registry::{builtin, builtin_names, Registry};
 
+/// The most royal men of one side that the board code follows (`Position::royal_squares`).
+pub const MAX_ROYALS: usize = 8;
+
 /// A shared, immutable variant.
 pub type VariantRef = Arc<Variant>;
 
@@ -340,6 +343,61 @@ impl Variant {
             [one] => Some(*one),
             _ => None,
         }
+    }
+
+    /// True when a man of type `id` may be in a hand: the hand is where men wait to be
+    /// dropped or gated, and where captures put men in a variant whose captures go to hand;
+    /// anything else there could never leave it. A royal type only when it can be dropped, or
+    /// be captured into a hand (where the check rule does not protect every royal man), so that
+    /// no royal man comes onto the board behind the check rule's back.
+    pub fn may_hold_in_hand(&self, id: PieceId) -> bool {
+        let bit = 1 << id.0;
+        if self.drops && self.drop_types & bit != 0 {
+            return true;
+        }
+        let royal = self.is_royal(id);
+        let gated = self.gating.as_ref().is_some_and(|g| g.gated & bit != 0);
+        let captured = self.captures_to_hand && (!royal || !self.royals_all_protected());
+        captured || (gated && !royal)
+    }
+
+    /// True when the check rule protects every royal man of a side, however many it has.
+    pub fn royals_all_protected(&self) -> bool {
+        self.checking && !self.extinction_royals && self.royal_mask != 0
+    }
+
+    /// The most royal men one side may have on the board, where the check rule applies: the
+    /// largest number one side has in the start position (at least 1). No game can add a royal
+    /// man there unless a promotion, a drop or a reserve man brings one in; then the bound is
+    /// only what the board code follows ([`MAX_ROYALS`]). `None` without the check rule, where
+    /// a royal man is just a man whose loss decides.
+    pub fn royal_limit(&self) -> Option<usize> {
+        if !self.checking || self.royal_mask == 0 {
+            return None;
+        }
+        let p = &self.promotion;
+        let promotes_to_royal = p.pawn_types != 0
+            && (p.choices.iter().flatten().any(|&id| self.is_royal(id))
+                || p.by_pawn
+                    .iter()
+                    .flat_map(|b| &b.1)
+                    .any(|&id| self.is_royal(id)))
+            || p.targets.iter().flatten().any(|&id| self.is_royal(id));
+        let dropped = self.drops && self.drop_types & self.royal_mask != 0;
+        let reserve = self
+            .reserve
+            .as_ref()
+            .is_some_and(|r| self.is_royal(r.piece));
+        if promotes_to_royal || dropped || reserve {
+            return Some(MAX_ROYALS);
+        }
+        let mut start = [0usize; 2];
+        for c in &self.start_board {
+            if let Some(color) = c.color() {
+                start[color.index()] += self.is_royal(c.id()) as usize;
+            }
+        }
+        Some(start[0].max(start[1]).clamp(1, MAX_ROYALS))
     }
 
     /// True when a man of `color` promotes on `sq`.
