@@ -274,3 +274,68 @@ fn a_variant_path_that_is_not_a_file_is_an_error() {
     d.feed("isready");
     assert_eq!(cap.take(), ["readyok"]);
 }
+
+/// Positions the variant's rules cannot play are FEN errors (the position stays); positions
+/// that are only odd are set up with a warning, in each dialect's form.
+#[test]
+fn impossible_positions_are_errors_and_odd_ones_warnings() {
+    let (mut d, cap) = uci();
+    for (variant, fen, why) in [
+        (
+            "chess",
+            "kkkkkkkk/kkkkkkkk/8/8/8/8/KKKKKKKK/KKKKKKKK w - - 0 1",
+            "royal men",
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQkq - 0 1",
+            "repeated",
+        ),
+        (
+            "pawnvault",
+            "rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[DTdtK] w KQkq - 0 1",
+            "in a hand",
+        ),
+        (
+            "pawnvault",
+            "rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[DTdtP] w KQkq - 0 1",
+            "in a hand",
+        ),
+    ] {
+        d.feed(&format!("setoption name UCI_Variant value {variant}"));
+        cap.take();
+        let before = d.dialect.state.position.fen();
+        d.feed(&format!("position fen {fen}"));
+        let said = cap.take();
+        assert!(
+            said.len() == 1
+                && said[0].starts_with("info string error: bad ")
+                && said[0].contains(why),
+            "{fen}: {said:?}"
+        );
+        assert_eq!(d.dialect.state.position.fen(), before);
+    }
+    let hawks = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HHHHHHHHHHHHHHHHHHHHHHEhe] w \
+                 KQBCDFGkqbcdfg - 0 1";
+    d.feed("setoption name UCI_Variant value seirawan");
+    cap.take();
+    d.feed(&format!("position fen {hawks}"));
+    let said = cap.take();
+    assert!(
+        said.len() == 1 && said[0].starts_with("info string warning: White holds 22 H"),
+        "{said:?}"
+    );
+    let board = hawks.split(' ').next().unwrap();
+    assert!(d.dialect.state.position.fen().starts_with(board));
+    let (out, cap) = Output::capture();
+    let mut d = Driver::new(Registry::new(), out, Xboard::new);
+    d.feed("xboard");
+    d.feed("variant seirawan");
+    cap.take();
+    d.feed(&format!("setboard {hawks}"));
+    let said = cap.take();
+    assert!(
+        said.len() == 1 && said[0].starts_with("# warning: White holds 22 H"),
+        "{said:?}"
+    );
+}

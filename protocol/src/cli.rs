@@ -388,6 +388,9 @@ fn perft(
         Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
         None => Position::startpos(&v),
     };
+    for w in pos.oddities() {
+        eprintln!("chimera: warning: {w}");
+    }
     let start = Instant::now();
     let divide = if threads > 1 {
         let pool = rayon::ThreadPoolBuilder::new()

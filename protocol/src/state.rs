@@ -233,17 +233,27 @@ impl EngineState {
     }
 
     /// Sets up `fen` (or the start position) and plays `moves`. All or nothing: on an error
-    /// the previous position is kept.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    /// the previous position is kept. Returns what is odd about the FEN's position, though
+    /// playable ([`Position::oddities`]), for the dialect to pass on as warnings.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Vec<String>, String> {
         let mut pos = match fen {
             Some(f) => Position::from_fen(&self.variant, f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Position::startpos(&self.variant),
+        };
+        let oddities = if fen.is_some() {
+            pos.oddities()
+        } else {
+            Vec::new()
         };
         for m in moves {
             pos.try_play(m).map_err(|e| e.to_string())?;
         }
         self.position = pos;
-        Ok(())
+        Ok(oddities)
     }
 
     /// Plays one move on the current position.

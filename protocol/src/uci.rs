@@ -513,8 +513,13 @@ impl Uci {
             UciCommand::NewGame => self.state.new_game(),
             UciCommand::Position { fen, moves } => {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                if let Err(e) = self.state.set_position(fen.as_deref(), &moves) {
-                    self.info(&format!("error: {e} (position unchanged)"));
+                match self.state.set_position(fen.as_deref(), &moves) {
+                    Ok(oddities) => {
+                        for w in oddities {
+                            self.info(&format!("warning: {w}"));
+                        }
+                    }
+                    Err(e) => self.info(&format!("error: {e} (position unchanged)")),
                 }
             }
             UciCommand::Go(go) => self.go(go),

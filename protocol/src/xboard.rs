@@ -907,7 +907,11 @@ impl Xboard {
                 let fen = self.fen_in(&fen);
                 self.abandon();
                 match self.state.set_position(Some(&fen), &[]) {
-                    Ok(()) => {
+                    Ok(oddities) => {
+                        // A comment line: a GUI shows it in its log, not as an error.
+                        for w in oddities {
+                            self.out(&format!("# warning: {w}"));
+                        }
                         self.over = false;
                         self.fresh = false;
                         self.position_changed();
