@@ -223,6 +223,33 @@ fn ok_files() -> Vec<String> {
         .collect()
 }
 
+/// Every prefix of every valid FEN (a text cut short, as a GUI's broken line would be), read by
+/// every built-in variant: never a panic, and what is accepted plays (see [`exercise_fen`]).
+#[test]
+fn no_prefix_of_a_valid_fen_panics() {
+    let variants: Vec<VariantRef> = builtin_names()
+        .iter()
+        .map(|n| builtin(n).expect("built in"))
+        .collect();
+    let mut failures = Vec::new();
+    for (origin, fen) in valid_fens() {
+        for (end, _) in fen.char_indices().chain(std::iter::once((fen.len(), ' '))) {
+            let prefix = &fen[..end];
+            for v in &variants {
+                if let Err(e) = exercise_fen(v, prefix) {
+                    failures.push(format!("{origin}: {} '{prefix}': {e}", v.name));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s), first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
 /// Random and mutated FENs, read by every built-in variant and those of
 /// tests/data/variants/ok (custom pieces, 12x12 and 16x16 boards): never a panic, and every
 /// FEN that is accepted round-trips and counts its moves alike (see [`exercise_fen`]).

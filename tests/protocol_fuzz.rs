@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 
 use chimera_engine::variant::Registry;
 use chimera_protocol::input::{Dialect, Driver};
-use chimera_protocol::state::{Capture, Output};
+use chimera_protocol::state::{Capture, EngineState, Output};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::xboard::Xboard;
 
@@ -260,32 +260,51 @@ fn uci_form(line: &str) -> bool {
             .is_some_and(|(m, n)| !m.contains(' ') && n.parse::<u64>().is_ok())
 }
 
-fn fuzz_uci(seed: u64) -> usize {
-    let mut rng = SmallRng::seed_from_u64(seed);
+/// How one dialect is fuzzed: its lines, how a session starts, how every job is stopped, the
+/// forms its lines must have, and the health check after each batch (given the check's
+/// number).
+struct Fuzzed<D: Dialect> {
+    name: &'static str,
+    corpus: &'static [&'static str],
+    make: fn(EngineState) -> D,
+    handshake: &'static [&'static str],
+    stops: &'static [&'static str],
+    form: fn(&str) -> bool,
+    check: fn(&mut Driver<D>, &Capture, usize, &str),
+}
+
+/// A session of the dialect, after its handshake.
+fn session<D: Dialect>(f: &Fuzzed<D>) -> (Driver<D>, Capture) {
     let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Uci::new);
+    let mut d = Driver::new(Registry::new(), out, f.make);
+    for line in f.handshake {
+        d.feed(line);
+    }
+    cap.take();
+    (d, cap)
+}
+
+/// Feeds batches until the line or time budget is spent; returns the lines fed.
+fn fuzz<D: Dialect>(f: &Fuzzed<D>, seed: u64) -> usize {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (mut d, mut cap) = session(f);
     let start = Instant::now();
-    let mut lines = 0;
+    let (mut lines, mut checks) = (0, 0);
     while lines < MAX_LINES && start.elapsed() < MAX_TIME {
-        let (batch, n) = fuzz_batch(&mut rng, UCI_LINES);
+        let (batch, n) = fuzz_batch(&mut rng, f.corpus);
         lines += n;
+        let text = String::from_utf8_lossy(&batch).into_owned();
         let sent = catch_unwind(AssertUnwindSafe(|| {
             if !d.send_bytes(&batch) {
                 return false;
             }
-            stop_everything(&mut d, &["stop"], &batch);
+            stop_everything(&mut d, f.stops, &batch);
             true
         }));
-        let text = String::from_utf8_lossy(&batch).into_owned();
         match sent {
-            Err(_) => panic!("the UCI dialect panicked on this batch:\n{text}"),
+            Err(_) => panic!("the {} dialect panicked on this batch:\n{text}", f.name),
             // A mutated line said `quit`: a new session, as a GUI would start.
-            Ok(false) => {
-                let (out, cap2) = Output::capture();
-                d = Driver::new(Registry::new(), out, Uci::new);
-                check_uci(&mut d, &cap2, &text);
-                continue;
-            }
+            Ok(false) => (d, cap) = session(f),
             Ok(true) => {}
         }
         let said = cap.take();
@@ -294,18 +313,20 @@ fn fuzz_uci(seed: u64) -> usize {
             "{:?}\nbatch:\n{text}",
             failures(&said)
         );
-        let odd: Vec<&String> = said.iter().filter(|l| !uci_form(l)).collect();
+        let odd: Vec<&String> = said.iter().filter(|l| !(f.form)(l)).collect();
         assert!(
             odd.is_empty(),
-            "lines not of UCI's forms: {odd:?}\nbatch:\n{text}"
+            "lines not of {}'s forms: {odd:?}\nbatch:\n{text}",
+            f.name
         );
-        check_uci(&mut d, &cap, &text);
+        checks += 1;
+        (f.check)(&mut d, &cap, checks, &text);
     }
     lines
 }
 
 /// The UCI engine answers and still counts chess right.
-fn check_uci(d: &mut Driver<Uci>, cap: &Capture, batch: &str) {
+fn check_uci(d: &mut Driver<Uci>, cap: &Capture, _: usize, batch: &str) {
     d.feed("isready");
     assert_eq!(cap.take(), ["readyok"], "batch:\n{batch}");
     d.feed("setoption name UCI_Variant value chess");
@@ -317,49 +338,6 @@ fn check_uci(d: &mut Driver<Uci>, cap: &Capture, batch: &str) {
         Some("Nodes searched: 8902"),
         "batch:\n{batch}"
     );
-}
-
-fn fuzz_xboard(seed: u64) -> usize {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Xboard::new);
-    d.feed("xboard");
-    d.feed("protover 2");
-    let start = Instant::now();
-    let mut lines = 0;
-    let mut pings = 0;
-    while lines < MAX_LINES && start.elapsed() < MAX_TIME {
-        let (batch, n) = fuzz_batch(&mut rng, XBOARD_LINES);
-        lines += n;
-        let text = String::from_utf8_lossy(&batch).into_owned();
-        let sent = catch_unwind(AssertUnwindSafe(|| {
-            if !d.send_bytes(&batch) {
-                return false;
-            }
-            stop_everything(&mut d, &["force", "exit", "?"], &batch);
-            true
-        }));
-        match sent {
-            Err(_) => panic!("the XBoard dialect panicked on this batch:\n{text}"),
-            Ok(false) => {
-                let (out, cap2) = Output::capture();
-                d = Driver::new(Registry::new(), out, Xboard::new);
-                pings += 1;
-                check_xboard(&mut d, &cap2, pings, &text);
-                continue;
-            }
-            Ok(true) => {}
-        }
-        let said = cap.take();
-        assert!(
-            failures(&said).is_empty(),
-            "{:?}\nbatch:\n{text}",
-            failures(&said)
-        );
-        pings += 1;
-        check_xboard(&mut d, &cap, pings, &text);
-    }
-    lines
 }
 
 /// The XBoard engine answers `ping` and, after `new`, holds chess with the right count.
@@ -376,7 +354,16 @@ fn check_xboard(d: &mut Driver<Xboard>, cap: &Capture, n: usize, batch: &str) {
 
 #[test]
 fn uci_survives_random_and_mutated_lines() {
-    let lines = fuzz_uci(0x5eed_0034);
+    let uci = Fuzzed {
+        name: "UCI",
+        corpus: UCI_LINES,
+        make: Uci::new,
+        handshake: &["uci"],
+        stops: &["stop"],
+        form: uci_form,
+        check: check_uci,
+    };
+    let lines = fuzz(&uci, 0x5eed_0034);
     eprintln!("UCI: {lines} fuzzed lines");
     assert!(
         lines >= 10 * BATCH,
@@ -386,7 +373,18 @@ fn uci_survives_random_and_mutated_lines() {
 
 #[test]
 fn xboard_survives_random_and_mutated_lines() {
-    let lines = fuzz_xboard(0x5eed_0035);
+    let xboard = Fuzzed {
+        name: "XBoard",
+        corpus: XBOARD_LINES,
+        make: Xboard::new,
+        handshake: &["xboard", "protover 2"],
+        stops: &["force", "exit", "?"],
+        // Its replies vary more (thinking lines, `move`, results, `setup`): any form, as
+        // long as nothing failed.
+        form: |_| true,
+        check: check_xboard,
+    };
+    let lines = fuzz(&xboard, 0x5eed_0035);
     eprintln!("XBoard: {lines} fuzzed lines");
     assert!(
         lines >= 10 * BATCH,
