@@ -5,7 +5,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
-use chimera_engine::variant::builtin;
+use chimera_engine::registry::builtin;
 use chimera_engine::Position;
 
 /// (benchmark name, variant, FEN, depth)

@@ -3,8 +3,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
+use chimera_engine::registry::builtin;
 use chimera_engine::search::{Evaluator, Limits, Searcher, Silent};
-use chimera_engine::variant::builtin;
 use chimera_engine::Position;
 use chimera_eval::VariantEval;
 

@@ -4,7 +4,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::builtin;
+use chimera_engine::registry::builtin;
 use chimera_engine::Position;
 
 fn main() {

@@ -17,9 +17,9 @@
 
 use rayon::prelude::*;
 
+use chimera_engine::registry::builtin;
 use chimera_engine::search::Evaluator;
 use chimera_engine::types::Color;
-use chimera_engine::variant::builtin;
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::tuning::Params;
 use chimera_eval::VariantEval;

@@ -9,8 +9,8 @@
 
 mod common;
 
+use chimera_engine::registry::builtin;
 use chimera_engine::search::{Limits, Searcher, Silent};
-use chimera_engine::variant::builtin;
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 

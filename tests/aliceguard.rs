@@ -12,9 +12,9 @@
 
 mod common;
 
+use chimera_engine::registry::builtin;
 use chimera_engine::rules::Termination;
 use chimera_engine::search::{Limits, Searcher, Silent};
-use chimera_engine::variant::builtin;
 use chimera_engine::{Color, Position, VariantRef};
 use chimera_eval::VariantEval;
 
@@ -312,7 +312,7 @@ fn self_play_reaches_the_end_of_the_game() {
 /// `bestmove` and the PV carry whole turns; under XBoard the variant is not offered (24 files).
 #[test]
 fn uci_speaks_in_whole_turns() {
-    use chimera_engine::variant::Registry;
+    use chimera_engine::registry::Registry;
     use chimera_protocol::input::Driver;
     use chimera_protocol::state::Output;
     use chimera_protocol::uci::Uci;

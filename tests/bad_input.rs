@@ -6,7 +6,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::{builtin, builtin_names};
+use chimera_engine::registry::{builtin, builtin_names};
 use chimera_engine::{MoveError, MoveKind, Position};
 
 fn position(variant: &str, fen: &str) -> Position {

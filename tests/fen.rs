@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::board::fen::FenField;
-use chimera_engine::variant::{builtin, builtin_names, Registry};
+use chimera_engine::registry::{builtin, builtin_names, Registry};
+use chimera_engine::variant::setup::FenField;
 use chimera_engine::{Position, VariantRef};
 
 /// One data line: its origin (`file:line`) and its ` | `-separated columns.

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::registry::BUILTIN_INI;
-use chimera_engine::variant::{builtin, builtin_names, Registry};
+use chimera_engine::registry::BUILTIN_INI;
+use chimera_engine::registry::{builtin, builtin_names, Registry};
 use chimera_engine::{Position, VariantRef};
 
 /// Cases per test: fewer in debug builds, which run the same code some ten times slower; the

@@ -11,7 +11,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_protocol::matchplay::pgn::{read_games, replay};
 
 const CHIMERA: &str = env!("CARGO_BIN_EXE_chimera");

@@ -5,7 +5,7 @@
 
 mod common;
 
-use chimera_engine::variant::builtin;
+use chimera_engine::registry::builtin;
 use chimera_engine::{Color, MoveKind, Position, VariantRef};
 
 fn pv() -> VariantRef {
@@ -231,7 +231,7 @@ fn bad_drops_and_gatings_are_rejected() {
 /// where it attacks a protected enemy pawn is allowed there, not in the strict rule.
 #[test]
 fn the_loose_drop_rule_is_an_option() {
-    let mut r = chimera_engine::variant::Registry::new();
+    let mut r = chimera_engine::registry::Registry::new();
     r.load_text(
         "[pawnvault-loose:pawnvault]\ndropRule = pawnvault-loose\n",
         "loose.ini",

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use chimera_engine::variant::builtin;
+use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 
 /// One line of a suite file: a FEN and its reference counts by depth.

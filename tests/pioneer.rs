@@ -4,7 +4,7 @@
 
 mod common;
 
-use chimera_engine::variant::builtin;
+use chimera_engine::registry::builtin;
 use chimera_engine::{MoveKind, Position, VariantRef};
 
 fn pioneer(name: &str) -> VariantRef {

@@ -8,7 +8,7 @@ mod reference;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use chimera_engine::variant::{builtin, builtin_names, Registry};
+use chimera_engine::registry::{builtin, builtin_names, Registry};
 use chimera_engine::{Move, MoveList, Position, VariantRef};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

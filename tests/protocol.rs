@@ -2,7 +2,7 @@
 //! in-process through `input::Driver`, with the engine's lines captured and checked. Searches
 //! are bounded by depth or stopped explicitly, so nothing depends on timing.
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_engine::Position;
 use chimera_protocol::input::Driver;
 use chimera_protocol::state::{Capture, Output};

@@ -6,7 +6,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_protocol::input::{Dialect, Driver};
 use chimera_protocol::state::{Capture, EngineState, Options, Output};
 use chimera_protocol::uci::Uci;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_protocol::input::{Dialect, Driver};
 use chimera_protocol::state::{Capture, EngineState, Output};
 use chimera_protocol::uci::Uci;

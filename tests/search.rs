@@ -4,10 +4,10 @@
 //! of one-thread searches (node count and move), the bench signature, Lazy SMP returning a
 //! legal move, and a settled mate ending a timed search early.
 
+use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::rules::Termination;
 use chimera_engine::search::see::{see, see_ge, SeeValues};
 use chimera_engine::search::{Limits, Score, Searcher, Silent};
-use chimera_engine::variant::{builtin, Registry};
 use chimera_engine::{Color, Position};
 use chimera_eval::VariantEval;
 

@@ -9,8 +9,8 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use chimera_engine::registry::builtin;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport, Searcher, Silent};
-use chimera_engine::variant::builtin;
 use chimera_engine::{Move, Position};
 use chimera_eval::VariantEval;
 

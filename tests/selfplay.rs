@@ -4,8 +4,8 @@
 //! (`Position::outcome`) or reach the ply limit with the position still consistent. Where a
 //! turn has several parts (Alice Guard) the search's answer is a whole turn, every part legal.
 
+use chimera_engine::registry::builtin;
 use chimera_engine::search::{Limits, Searcher, Silent};
-use chimera_engine::variant::builtin;
 use chimera_engine::Position;
 use chimera_eval::VariantEval;
 

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_engine::Position;
 use chimera_protocol::input::{Dialect, Driver};
 use chimera_protocol::state::{Capture, Output};

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use chimera_engine::registry::Registry;
 use chimera_engine::variant::diagram::{parse_diagram, Diagram};
-use chimera_engine::variant::Registry;
 use chimera_engine::{MoveKind, Position, VariantRef};
 
 /// A JSON value: just enough of JSON for the reference file.

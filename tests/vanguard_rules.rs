@@ -6,7 +6,7 @@
 
 mod common;
 
-use chimera_engine::variant::{builtin, Registry};
+use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::{Position, VariantRef};
 
 fn vanguard() -> VariantRef {

@@ -10,7 +10,8 @@ use std::process::Command;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use chimera_engine::variant::{builtin_names, Registry, VariantError};
+use chimera_engine::registry::{builtin_names, Registry};
+use chimera_engine::variant::VariantError;
 use chimera_engine::{Position, VariantRef};
 use chimera_protocol::cli;
 

@@ -3,7 +3,7 @@
 //! middle of a board among friends and enemies, and its moves are generated, made and unmade.
 //! Strings with an element the engine cannot execute are rejected with an error naming it.
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_engine::Position;
 
 /// (where it comes from, XBetza)

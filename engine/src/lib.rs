@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod movegen;
+pub mod registry;
 pub mod rules;
 pub mod search;
 pub mod types;
@@ -15,5 +16,6 @@ pub mod variant;
 
 pub use board::{FenError, Position};
 pub use movegen::{MoveError, MoveList};
+pub use registry::Registry;
 pub use types::{Color, Move, MoveKind, PieceId, Square};
-pub use variant::{Registry, Variant, VariantRef};
+pub use variant::{Variant, VariantRef};

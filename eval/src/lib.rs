@@ -21,8 +21,8 @@ pub use terms::Terms;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chimera_engine::registry::builtin;
     use chimera_engine::search::Evaluator;
-    use chimera_engine::variant::builtin;
     use chimera_engine::Position;
 
     fn value(t: &Tables, letter: char) -> i32 {

@@ -106,8 +106,8 @@ impl PawnKeys {
 
 #[cfg(test)]
 mod tests {
+    use chimera_engine::registry::builtin;
     use chimera_engine::search::Evaluator;
-    use chimera_engine::variant::builtin;
     use chimera_engine::Position;
 
     use crate::{Terms, VariantEval, Weights};

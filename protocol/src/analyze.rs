@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
+use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, Searcher};
-use chimera_engine::variant::Registry;
 use chimera_engine::{Move, Position};
 use chimera_eval::VariantEval;
 

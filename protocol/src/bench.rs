@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use chimera_engine::registry::Registry;
 use chimera_engine::search::{Limits, Searcher, Silent};
-use chimera_engine::variant::Registry;
 use chimera_engine::Position;
 use chimera_eval::VariantEval;
 

@@ -8,8 +8,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
+use chimera_engine::registry::Registry;
 use chimera_engine::search::Limits;
-use chimera_engine::variant::Registry;
 use chimera_engine::Position;
 
 use crate::state::MAX_THREADS;
@@ -357,8 +357,8 @@ fn list_variants(registry: &Registry, out: &mut impl Write) -> Result<(), String
 }
 
 fn check_file(registry: &Registry, file: &str, out: &mut impl Write) -> Result<(), String> {
-    let text = chimera_engine::variant::registry::read_definition_file(file)
-        .map_err(|e| format!("{file}: {e}"))?;
+    let text =
+        chimera_engine::registry::read_definition_file(file).map_err(|e| format!("{file}: {e}"))?;
     match registry.check_text(&text, file) {
         Ok(names) => {
             for n in names {

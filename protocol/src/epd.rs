@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::time::Duration;
 
+use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
-use chimera_engine::variant::Registry;
 use chimera_engine::{Move, Position};
 use chimera_eval::VariantEval;
 

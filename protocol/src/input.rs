@@ -9,7 +9,7 @@ use std::io::BufRead;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 
 use crate::state::{panic_text, EngineState, Event, Output};
 

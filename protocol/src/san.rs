@@ -132,7 +132,7 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chimera_engine::variant::builtin;
+    use chimera_engine::registry::builtin;
 
     #[test]
     fn writes_and_reads_the_usual_forms() {

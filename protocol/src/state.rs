@@ -9,8 +9,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use chimera_engine::registry::Registry;
 use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher};
-use chimera_engine::variant::Registry;
 use chimera_engine::{Move, MoveError, Position, VariantRef};
 use chimera_eval::VariantEval;
 

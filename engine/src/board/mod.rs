@@ -8,5 +8,5 @@ pub mod oddities;
 pub mod position;
 pub mod query;
 
-pub use fen::FenError;
+pub use crate::variant::setup::FenError;
 pub use position::{Position, State};

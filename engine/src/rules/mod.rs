@@ -1,8 +1,8 @@
-//! What no Betza string says: game-end adjudication (`outcome`): checkmate, stalemate, a lost
-//! royal, the move-count rule and repetition, each scored as the variant's file says; several
-//! boards and the moves between them (`boards`); turns made of several parts (`turns`).
+//! What no Betza string says, played on a position: game-end adjudication (`outcome`):
+//! checkmate, stalemate, a lost royal, the move-count rule and repetition, each scored as the
+//! variant's file says; turns made of several parts (`turns`). The rule data they read lives
+//! with the variant (`variant::turns`, `variant::boards`).
 
-pub mod boards;
 pub mod outcome;
 pub mod turns;
 

@@ -1,16 +1,20 @@
 //! Variant definitions: the INI configuration format (`config`), the XBetza parser (`betza`),
-//! compiling XBetza to move tables (`compile`, `tables`), the typed builder (`builder`), the
-//! built-in variant files and the registry (`registry`), and the immutable [`Variant`] that every
-//! position shares through a [`VariantRef`].
+//! compiling XBetza to move tables (`compile`, `tables`), the typed builder (`builder`), the rule
+//! data beyond piece moves (`turns`, `boards`), a FEN's text read for a variant (`setup`), the
+//! built-in variant file (`builtin/`), and the immutable [`Variant`] that every position shares
+//! through a [`VariantRef`]. Nothing here knows the board: the registry above it builds variants
+//! and sets their start positions up.
 
 pub mod betza;
+pub mod boards;
 pub mod builder;
 pub mod compile;
 pub mod config;
 pub mod diagram;
 pub mod legs;
-pub mod registry;
+pub mod setup;
 pub mod tables;
+pub mod turns;
 pub mod zobrist;
 
 use std::sync::Arc;
@@ -20,7 +24,6 @@ use tables::{AttackTables, CheckReach, PieceMask, PieceMoves};
 use zobrist::Zobrist;
 
 pub use builder::VariantError;
-pub use registry::{builtin, builtin_names, Registry};
 
 /// The most royal men of one side that the board code follows (`Position::royal_squares`).
 pub const MAX_ROYALS: usize = 8;
@@ -187,11 +190,11 @@ pub struct Variant {
     /// Reserve men that wait behind a file (Pioneer), if the variant has them.
     pub reserve: Option<ReserveRules>,
     /// Where men go after moving on their own board, in a variant with several boards.
-    pub transfer: Option<crate::rules::boards::TransferRules>,
+    pub transfer: Option<boards::TransferRules>,
     /// Which types may capture, and the support a capture needs.
-    pub captures: crate::rules::boards::CaptureRules,
+    pub captures: boards::CaptureRules,
     /// The parts of a turn, when a turn is more than one move.
-    pub turns: Option<crate::rules::turns::TurnRules>,
+    pub turns: Option<turns::TurnRules>,
     /// Any of the three above is in force: generation takes the general path (`movegen::
     /// boards`); one flag, so the one-board fast path pays a single test.
     pub board_rules: bool,

@@ -17,7 +17,7 @@ pub mod stats;
 pub mod uci_player;
 pub mod xboard_player;
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 
 /// Loads the variant files named on the command line into a registry.
 fn registry_with(files: &[String]) -> Result<Registry, String> {

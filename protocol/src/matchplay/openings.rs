@@ -143,7 +143,7 @@ impl Openings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chimera_engine::variant::builtin;
+    use chimera_engine::registry::builtin;
 
     #[test]
     fn reads_epd_lines_and_random_lines() {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use chimera_engine::variant::Registry;
+use chimera_engine::registry::Registry;
 use chimera_engine::{Move, Position};
 
 use super::referee::GameRecord;

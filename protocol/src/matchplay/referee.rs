@@ -340,7 +340,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chimera_engine::variant::builtin;
+    use chimera_engine::registry::builtin;
 
     #[test]
     fn knows_insufficient_material_in_chess_only() {

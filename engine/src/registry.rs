@@ -1,17 +1,20 @@
 //! The variants an engine knows: the built-in definitions embedded in the binary (built once,
-//! lazily) and any loaded from user files at run time, which may inherit from them.
+//! lazily) and any loaded from user files at run time, which may inherit from them. It sits
+//! above the board: a variant is built from its definition alone (`variant::builder`), then its
+//! start position is set up on a board to see that the rules can play it.
 
 use std::collections::BTreeMap;
 
 use once_cell::sync::Lazy;
 
-use super::builder::{build, VariantError};
-use super::config::{parse_config, ConfigError, SectionConfig};
-use super::diagram::parse_diagram;
-use super::VariantRef;
+use crate::board::Position;
+use crate::variant::builder::{build, VariantError};
+use crate::variant::config::{parse_config, ConfigError, SectionConfig};
+use crate::variant::diagram::parse_diagram;
+use crate::variant::VariantRef;
 
 /// The text of the built-in variant file.
-pub const BUILTIN_INI: &str = include_str!("builtin/variants.ini");
+pub const BUILTIN_INI: &str = include_str!("variant/builtin/variants.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -41,6 +44,20 @@ pub fn builtin(name: &str) -> Option<VariantRef> {
 /// The names of the built-in variants, in file order.
 pub fn builtin_names() -> Vec<String> {
     BUILTIN.names()
+}
+
+/// Builds the variant of `section` and sets up its start position, which must be one the
+/// rules can play (a FEN error there is reported at the `startFen` line that gave it).
+fn build_playable(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<VariantError>> {
+    let variant = build(section, source)?;
+    if let Err(e) = Position::from_fen(&variant, &variant.start_fen) {
+        let error = match section.peek("startFen") {
+            Some(entry) => entry.error(e.to_string()),
+            None => section.error(format!("start position: {e}")),
+        };
+        return Err(vec![error]);
+    }
+    Ok(variant)
 }
 
 /// A set of known variants: their resolved sections (so later files can inherit from them) and
@@ -107,7 +124,7 @@ impl Registry {
         for section in &sections {
             if section.peek("diagram").is_some() {
                 match self.diagram_section(section) {
-                    Ok(s) => match build(&s, source) {
+                    Ok(s) => match build_playable(&s, source) {
                         Ok(v) => built.push((s, v)),
                         Err(e) => errors.extend(e),
                     },
@@ -115,7 +132,7 @@ impl Registry {
                 }
                 continue;
             }
-            match build(section, source) {
+            match build_playable(section, source) {
                 Ok(v) => built.push((section.clone(), v)),
                 Err(e) => errors.extend(e),
             }

@@ -3,8 +3,8 @@
 //! may capture, and the support a capture needs on the destination board). Generation and
 //! legality that use these rules live in `movegen::boards`.
 
+use super::tables::PieceMask;
 use crate::types::{PieceId, MAX_BOARDS};
-use crate::variant::tables::PieceMask;
 
 /// The transfer map of a multi-board variant: from each board, the boards a man may end his
 /// move on (the same square, which must be empty). With several, the mover chooses.
