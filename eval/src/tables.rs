@@ -5,8 +5,7 @@
 
 use std::fmt::Write;
 
-use chimera_engine::types::{Color, Geometry, Square};
-use chimera_engine::variant::tables::{HopKind, CAPTURE, QUIET};
+use chimera_engine::types::{Color, Geometry, PieceId, Square};
 use chimera_engine::{Variant, VariantRef};
 
 /// The weights the tables are generated with. The defaults are fitted to chess games with
@@ -135,97 +134,6 @@ pub struct Tables {
     pub phase_total: i32,
 }
 
-/// Average reach of one piece's White moves on the empty board, split into leaps and rides,
-/// and whether the piece is bound to one square colour.
-fn empty_board_mobility(v: &Variant, id: usize) -> (f64, f64, bool) {
-    let g = &v.geometry;
-    let moves = &v.pieces[id].moves[0];
-    let board = &v.empty_board;
-    let on = |s: Square| board.get(s.index()).is_some_and(|c| !c.is_off());
-    let mut leaps = 0usize;
-    let mut rides = 0usize;
-    let mut seen = vec![false; g.num_cells()];
-    let stride = g.stride() as i32;
-    let mut deltas: Vec<i32> = Vec::new();
-    for from in g.squares() {
-        seen.iter_mut().for_each(|s| *s = false);
-        let mut mark = |s: Square, ride: bool, seen: &mut Vec<bool>| {
-            if !seen[s.index()] {
-                seen[s.index()] = true;
-                if ride {
-                    rides += 1;
-                } else {
-                    leaps += 1;
-                }
-            }
-        };
-        for l in &moves.leaps {
-            deltas.push(l.delta as i32);
-            let to = from.offset(l.delta);
-            if l.mode & (QUIET | CAPTURE) != 0 && on(to) {
-                mark(to, false, &mut seen);
-            }
-        }
-        for ds in &moves.double_steps {
-            deltas.push(ds.delta as i32);
-        }
-        for sl in &moves.slides {
-            deltas.push(sl.delta as i32);
-            let ride = sl.max != 1;
-            let mut to = from;
-            let mut k = 0;
-            loop {
-                to = to.offset(sl.delta);
-                k += 1;
-                if !on(to) {
-                    break;
-                }
-                mark(to, ride, &mut seen);
-                if sl.max != 0 && k >= sl.max {
-                    break;
-                }
-            }
-        }
-        for r in &moves.rays {
-            deltas.push(r.delta as i32);
-            // Conditional moves count at their empty-board reach: a hopper's captures need a
-            // screen the empty board does not have, so only its quiet part counts.
-            if r.initial || r.mode & QUIET == 0 && r.hop != HopKind::None {
-                continue;
-            }
-            if r.mode & (QUIET | CAPTURE) == 0 {
-                continue;
-            }
-            let ride = r.max != 1;
-            let mut to = from;
-            let mut k = 0;
-            loop {
-                to = to.offset(r.delta);
-                k += 1;
-                if !on(to) {
-                    break;
-                }
-                mark(to, ride, &mut seen);
-                if r.max != 0 && k >= r.max {
-                    break;
-                }
-            }
-        }
-    }
-    let n = g.num_squares().max(1) as f64;
-    // A step of (dx, dy) keeps the square colour when dx + dy is even; the mailbox offset is
-    // dy * stride + dx, so its parity is (dx + dy) mod 2 only when the stride is odd. Recover
-    // dx and dy from the offset instead.
-    let colour_bound = !deltas.is_empty()
-        && g.boards == 1
-        && deltas.iter().all(|&d| {
-            let dy = (d as f64 / stride as f64).round() as i32;
-            let dx = d - dy * stride;
-            (dx + dy).rem_euclid(2) == 0
-        });
-    (leaps as f64 / n, rides as f64 / n, colour_bound)
-}
-
 impl Tables {
     /// Builds the tables of `v` with the default weights.
     pub fn new(v: &VariantRef) -> Tables {
@@ -238,7 +146,8 @@ impl Tables {
         let mut pieces: Vec<PieceInfo> = (0..np)
             .map(|id| {
                 let def = &v.pieces[id];
-                let (lm, rm, cb) = empty_board_mobility(v, id);
+                let reach = v.empty_board_reach(PieceId(id as u8));
+                let (lm, rm, cb) = (reach.leaps, reach.rides, reach.colour_bound);
                 let total = lm + rm;
                 let value = w.rider * rm + w.leaper * lm + w.square * total * total;
                 PieceInfo {

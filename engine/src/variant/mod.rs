@@ -1,9 +1,9 @@
 //! Variant definitions: the INI configuration format (`config`), the XBetza parser (`betza`),
 //! compiling XBetza to move tables (`compile`, `tables`), the typed builder (`builder`), the rule
-//! data beyond piece moves (`turns`, `boards`), a FEN's text read for a variant (`setup`), the
-//! built-in variant file (`builtin/`), and the immutable [`Variant`] that every position shares
-//! through a [`VariantRef`]. Nothing here knows the board: the registry above it builds variants
-//! and sets their start positions up.
+//! data beyond piece moves (`turns`, `boards`), each piece's reach on the empty board (`reach`),
+//! a FEN's text read for a variant (`setup`), the built-in variant file (`builtin/`), and the
+//! immutable [`Variant`] that every position shares through a [`VariantRef`]. Nothing here
+//! knows the board: the registry above it builds variants and sets their start positions up.
 
 pub mod betza;
 pub mod boards;
@@ -12,6 +12,7 @@ pub mod compile;
 pub mod config;
 pub mod diagram;
 pub mod legs;
+pub mod reach;
 pub mod setup;
 pub mod tables;
 pub mod turns;
