@@ -1,33 +1,15 @@
-//! Move text as the dialects write it on the wire, where it differs from the engine's own
-//! notation: UCI in Chess960 mode writes castling as "king takes own rook" (the UCI Chess960
-//! appendix), and XBoard sends a multi-leg move one leg per `move` line (PROTOCOLS.md §4.4).
+//! Move text as the dialects put it on the wire: the engine's notation (which owns every move
+//! text, castling styles included), lines of moves written turn by turn, and XBoard's one
+//! `move` line per leg of a multi-leg move (PROTOCOLS.md §4.4).
 
-use chimera_engine::{Move, MoveKind, Position};
+use chimera_engine::{Move, Position};
 
-/// How castling moves are written.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Castling {
-    /// The king's destination (`e1g1`), as in orthodox chess.
-    #[default]
-    KingToTarget,
-    /// The king's square, then its rook's (`e1h1`), for UCI_Chess960.
-    KingTakesRook,
-}
+/// How castling moves are written (UCI in Chess960 mode: king takes own rook).
+pub use chimera_engine::movegen::notation::CastlingStyle as Castling;
 
 /// The text of `mv` in `pos`.
 pub fn move_text(pos: &Position, mv: Move, castling: Castling) -> String {
-    let castle = matches!(mv.kind, MoveKind::Castle | MoveKind::CastleGateKing);
-    if castling == Castling::KingTakesRook && castle {
-        let g = &pos.variant().geometry;
-        let mut s = format!("{}{}", g.name(mv.from), g.name(mv.aux));
-        if mv.kind == MoveKind::CastleGateKing {
-            if let Some(p) = pos.variant().pieces.get(mv.piece as usize) {
-                s.push(p.letter.to_ascii_lowercase());
-            }
-        }
-        return s;
-    }
-    pos.move_text(mv)
+    pos.move_text_in(mv, castling)
 }
 
 /// The moves of `line`, played from `root`, as space-separated text: one word per turn, a

@@ -1,8 +1,10 @@
-//! Move text in the coordinate notation of PROTOCOLS.md: `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h`
-//! gating, `e1g1` castling (`e1h1` king-takes-rook also read), `h1e1h` castling that gates on
-//! the rook's square, `0000` for a pass; in a variant whose turns have parts, `a,b` is one
-//! turn (its parts in order, see `rules::turns`). Text is turned into a move only by matching it against
-//! the legal moves, so a parsed move is always legal.
+//! Move text in the coordinate notation of PROTOCOLS.md, the one place every move is written:
+//! `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h` gating, `e1g1` castling (or `e1h1`, king takes rook,
+//! in the [`CastlingStyle`] UCI's Chess960 mode uses; both are read), `h1e1h` castling that
+//! gates on the rook's square, multi-leg moves one leg at a time (`e5g9,g9f7`), `0000` for a
+//! pass; in a variant whose turns have parts, `a,b` is one turn (its parts in order, see
+//! `rules::turns`). Text is turned into a move only by matching it against the legal moves, so
+//! a parsed move is always legal.
 
 use std::fmt;
 
@@ -32,9 +34,25 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// How castling moves are written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CastlingStyle {
+    /// The king's destination (`e1g1`), as in orthodox chess; where the king moves one file or
+    /// none, the rook's square instead, so that the text still names the move.
+    #[default]
+    KingToTarget,
+    /// The king's square, then its rook's (`e1h1`), for UCI_Chess960.
+    KingTakesRook,
+}
+
 impl Position {
     /// The text of `mv` in this position.
     pub fn move_text(&self, mv: Move) -> String {
+        self.move_text_in(mv, CastlingStyle::KingToTarget)
+    }
+
+    /// The text of `mv` in this position, castling written in `style`.
+    pub fn move_text_in(&self, mv: Move, style: CastlingStyle) -> String {
         let g = &self.variant.geometry;
         let lower = |id: u8| self.variant.pieces[id as usize].letter.to_ascii_lowercase();
         match mv.kind {
@@ -54,15 +72,7 @@ impl Position {
                 self.variant.pieces[mv.piece as usize].letter,
                 g.name(mv.to)
             ),
-            MoveKind::Castle | MoveKind::CastleGateKing => {
-                let king_moves = g.file_of(mv.from).abs_diff(g.file_of(mv.to));
-                let to = if king_moves <= 1 { mv.aux } else { mv.to };
-                let mut s = format!("{}{}", g.name(mv.from), g.name(to));
-                if mv.kind == MoveKind::CastleGateKing {
-                    s.push(lower(mv.piece));
-                }
-                s
-            }
+            MoveKind::Castle | MoveKind::CastleGateKing => self.castling_move_text(mv, style),
             MoveKind::Locust => {
                 // Two legs: to the victim, then on to the destination (XBoard's Lion notation).
                 let mut s = format!(
@@ -109,6 +119,27 @@ impl Position {
         }
     }
 
+    /// The text of a castling move (the king's part, with the man it gates, if any) in `style`.
+    fn castling_move_text(&self, mv: Move, style: CastlingStyle) -> String {
+        let g = &self.variant.geometry;
+        let to = match style {
+            CastlingStyle::KingTakesRook => mv.aux,
+            CastlingStyle::KingToTarget if g.file_of(mv.from).abs_diff(g.file_of(mv.to)) <= 1 => {
+                mv.aux
+            }
+            CastlingStyle::KingToTarget => mv.to,
+        };
+        let mut s = format!("{}{}", g.name(mv.from), g.name(to));
+        if mv.kind == MoveKind::CastleGateKing {
+            s.push(
+                self.variant.pieces[mv.piece as usize]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
+        }
+        s
+    }
+
     /// The legal move that `text` names.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim().trim_end_matches('=');
@@ -117,21 +148,14 @@ impl Position {
         }
         let wanted = t.to_ascii_lowercase();
         let moves = self.legal_moves();
-        let g = &self.variant.geometry;
         for &mv in moves.iter() {
             if self.move_text(mv).to_ascii_lowercase() == wanted {
                 return Ok(mv);
             }
             let alternative = match mv.kind {
-                MoveKind::Castle => Some(format!("{}{}", g.name(mv.from), g.name(mv.aux))),
-                MoveKind::CastleGateKing => Some(format!(
-                    "{}{}{}",
-                    g.name(mv.from),
-                    g.name(mv.aux),
-                    self.variant.pieces[mv.piece as usize]
-                        .letter
-                        .to_ascii_lowercase()
-                )),
+                MoveKind::Castle | MoveKind::CastleGateKing => {
+                    Some(self.castling_move_text(mv, CastlingStyle::KingTakesRook))
+                }
                 _ => None,
             };
             if alternative.is_some_and(|a| a == wanted) {
