@@ -1,9 +1,22 @@
-//! Chimera's rules core.
+//! Chimera's rules core and search, in layers that refer only downwards (tests/layers.rs
+//! checks it): `types` (colours, squares, geometry, cells, moves) < `variant` (variants as
+//! data: the INI format, XBetza, compiled move tables, rule data, a FEN's text) < `board` (the
+//! position, make/unmake, FEN) < `movegen` (generation, legality, notation, perft) < `rules`
+//! (game ends, turns in parts) < `registry` (built-in and loaded variants, their start
+//! positions checked on a board) < `search`.
 //!
-//! - `types`: the vocabulary every layer shares (colours, squares, geometry, cells, moves);
-//! - `variant`: variants as data: the INI format, XBetza, compiled move tables, the registry;
-//! - `board`: the position, make/unmake, FEN;
-//! - `movegen`: pseudo-legal generation, the attack test, legality, move text, perft.
+//! The public front, for the evaluation, the protocols and tools:
+//! - [`Registry`] and [`registry::builtin`]: variants by name, loaded from files or lines;
+//! - [`Variant`] (shared as [`VariantRef`]): the rules, read-only, and queries on them
+//!   (`empty_board_reach`, `royal_limit`, ...);
+//! - [`Position`]: FEN in and out, legal moves ([`MoveList`]), make/unmake, move text
+//!   ([`movegen::notation`]: every move's text, castling in either style), perft
+//!   ([`movegen::perft`]), game ends ([`rules`]);
+//! - [`search`]: the [`search::Searcher`], its limits, reports and results, and the
+//!   [`search::Evaluator`] trait an evaluation implements.
+//!
+//! The inner rooms (make/unmake's journal, the generators, the compiled tables' builders) are
+//! private to the crate.
 #![deny(missing_docs)]
 
 pub mod board;

@@ -2,11 +2,11 @@
 //! FEN reading and writing (`fen`), and what is odd about a position the rules can play
 //! (`oddities`).
 
-pub mod fen;
-pub mod make;
-pub mod oddities;
-pub mod position;
-pub mod query;
+pub(crate) mod fen;
+mod make;
+mod oddities;
+pub(crate) mod position;
+mod query;
 
 pub use crate::variant::setup::FenError;
 pub use position::{Position, State};

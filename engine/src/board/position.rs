@@ -101,7 +101,7 @@ impl PieceList {
 pub struct State {
     /// The Zobrist key of the whole position.
     pub hash: u64,
-    /// Castling rights ([`CASTLE_BITS`]).
+    /// Castling rights (`CASTLE_BITS`).
     pub castling: u8,
     /// The square passed over by the last double step, if an e.p. capture is possible there.
     pub ep: Square,
@@ -112,7 +112,7 @@ pub struct State {
     /// The part of a multi-part turn that is next (0 in ordinary variants).
     pub phase: u8,
     /// Per colour and slot, the reserve man waiting to enter (Pioneer): the file he waits
-    /// behind, [`RESERVE_PENDING`] before it is chosen, [`RESERVE_NONE`] when there is none.
+    /// behind, `RESERVE_PENDING` before it is chosen, `RESERVE_NONE` when there is none.
     pub reserves: [[u8; 2]; 2],
 }
 

@@ -96,7 +96,7 @@ impl Position {
                         pos: self,
                         inner: list,
                         origin,
-                        destinations: t.from_board(origin),
+                        destinations: t.destinations_from(origin),
                         may_capture,
                     };
                     self.generate_piece_moves(from, cell, &mut sink);
@@ -134,7 +134,7 @@ impl Position {
             let (king_to, rook_to) = self.castle_targets(mv);
             let origin = g.board_of(mv.from);
             for board in 0..g.boards as usize {
-                if t.from_board(origin) & (1 << board) == 0 {
+                if t.destinations_from(origin) & (1 << board) == 0 {
                     continue;
                 }
                 let (k, r) = (

@@ -3,14 +3,15 @@
 //! test and legality filter (`legal`), the quick may-give-check filter (`checks`), move text
 //! (`notation`) and perft (`perft`).
 
-pub mod boards;
+mod boards;
 mod checks;
-pub mod drops;
-pub mod generate;
-pub mod legal;
-pub mod legs;
+mod drops;
+pub(crate) mod generate;
+pub(crate) mod legal;
+mod legs;
 pub mod notation;
 pub mod perft;
 
 pub use generate::{MoveList, MAX_MOVES};
+pub use legal::DeferredLegality;
 pub use notation::MoveError;

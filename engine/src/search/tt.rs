@@ -108,7 +108,7 @@ fn data_gen(data: u64) -> u64 {
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one entry). Its memory is taken lazily (see
-    /// [`ZeroedTable`]): even a large table returns at once.
+    /// `ZeroedTable`): even a large table returns at once.
     ///
     /// # Panics
     /// When the memory cannot be had; [`TranspositionTable::try_new`] returns the error.

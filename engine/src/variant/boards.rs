@@ -59,7 +59,7 @@ impl TransferRules {
 
     /// The destination boards (a bit each) of a man on `board`.
     #[inline(always)]
-    pub fn from_board(&self, board: usize) -> u8 {
+    pub fn destinations_from(&self, board: usize) -> u8 {
         self.destinations[board]
     }
 }

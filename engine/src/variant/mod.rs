@@ -6,17 +6,17 @@
 //! knows the board: the registry above it builds variants and sets their start positions up.
 
 pub mod betza;
-pub mod boards;
-pub mod builder;
-pub mod compile;
+pub(crate) mod boards;
+pub(crate) mod builder;
+mod compile;
 pub mod config;
 pub mod diagram;
-pub mod legs;
-pub mod reach;
+mod legs;
+mod reach;
 pub mod setup;
 pub mod tables;
-pub mod turns;
-pub mod zobrist;
+pub(crate) mod turns;
+mod zobrist;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! A FEN's text read for a variant, before there is a position: the syntax of every field
 //! ([`Setup::parse`]: runs of empty squares with one or two digits, holdings in `[...]`, the
-//! reserve field in braces) and the men it places on the variant's board ([`placement`]). The
+//! reserve field in braces) and the men it places on the variant's board (`placement`). The
 //! variant builder reads its start position with it (for the squares men start on), and the
 //! board gives the rest of a FEN its meaning (`board::fen`). Every error names the field and
 //! the bad token; any text gives a setup or an error, never a panic.
