@@ -242,8 +242,8 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
 pub fn run(args: &[String]) -> i32 {
     // The match runner and the PGN checker have options of their own.
     match args.first().map(String::as_str) {
-        Some("match") => return crate::matchplay::run(&args[1..]),
-        Some("pgn-check") => return crate::matchplay::check_pgn(&args[1..]),
+        Some("match") => return chimera_matchplay::run(&args[1..]),
+        Some("pgn-check") => return chimera_matchplay::check_pgn(&args[1..]),
         _ => {}
     }
     let (command, common) = match parse_args(args) {

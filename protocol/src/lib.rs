@@ -1,9 +1,8 @@
 //! Chimera's text interfaces: the command line (`cli`: perft, the variant list, the variant
-//! file checker, and the search tools `bench`, `analyze` and `epd`, with the SAN reader and
-//! writer `san` that test suites need), the GUI dialects, UCI (`uci`) and XBoard (`xboard`),
-//! which share one engine state (`state`) fed by the input thread (`input`), and write moves
-//! through `wire` and highlights through `highlight`, and `matchplay`, which runs
-//! engine-against-engine matches (`chimera match`).
+//! file checker, and the search tools `bench`, `analyze` and `epd`), and the GUI dialects, UCI
+//! (`uci`) and XBoard (`xboard`), which share one engine state (`state`) fed by the input
+//! thread (`input`), and write moves through `wire` and highlights through `highlight`.
+//! Matches between engines are the `chimera-matchplay` crate's.
 
 pub mod analyze;
 pub mod bench;
@@ -11,8 +10,6 @@ pub mod cli;
 pub mod epd;
 pub mod highlight;
 pub mod input;
-pub mod matchplay;
-pub mod san;
 pub mod state;
 pub mod uci;
 pub mod wire;
