@@ -375,7 +375,7 @@ impl SearchReport for Thinking {
             Score::Mate(m) => -100_000 + m,
         };
         let pv = cecp_text(
-            &crate::analyze::pv_text(&self.root, &info.pv),
+            &crate::report::pv_text(&self.root, &info.pv),
             self.rank_shift,
         );
         self.out.line(&format!(
@@ -1139,7 +1139,7 @@ impl Xboard {
         };
         if root.variant().turns.is_some() {
             // A turn of several parts goes out as one `a,b` token (D3); no pondering on it.
-            let Some((text, _)) = crate::analyze::best_and_ponder(root, result) else {
+            let Some((text, _)) = crate::report::best_and_ponder(root, result) else {
                 return;
             };
             let turn = if result.turn.is_empty() {
