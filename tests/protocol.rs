@@ -4,7 +4,7 @@
 
 use chimera_engine::variant::Registry;
 use chimera_engine::Position;
-use chimera_protocol::input::Driver;
+use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::xboard::{shift_ranks, xboard_knows, Xboard};
@@ -20,7 +20,7 @@ fn xboard() -> (Driver<Xboard>, Capture) {
 }
 
 /// Feeds every line, then returns what the engine wrote.
-fn talk<D: chimera_protocol::input::Dialect>(
+fn talk<D: chimera_protocol::dialect::Dialect>(
     d: &mut Driver<D>,
     cap: &Capture,
     lines: &[&str],

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use chimera_engine::variant::Registry;
 use chimera_engine::Position;
-use chimera_protocol::input::{Dialect, Driver};
+use chimera_protocol::dialect::Dialect;
+use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::wire::xboard_move_lines;

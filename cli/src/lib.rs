@@ -56,7 +56,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     }
     if let Command::Protocol(dialect) = command {
-        chimera_protocol::input::run_stdio(registry, dialect);
+        chimera_protocol::stdio::run_stdio(registry, dialect);
         return 0;
     }
     let out = std::io::stdout();

@@ -10,15 +10,11 @@ use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
 use chimera_engine::{Color, Position};
 
-use crate::input::{Dialect, Flow};
+use crate::dialect::{Dialect, Flow};
+use crate::facts::{holdings_slots, ENGINE_AUTHOR, ENGINE_NAME};
 use crate::report::{best_and_ponder, info_line_with};
 use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
 use crate::wire::{move_text, Castling};
-
-/// The engine's name as GUIs show it.
-pub const ENGINE_NAME: &str = concat!("Chimera ", env!("CARGO_PKG_VERSION"));
-/// The authors, as GUIs show them.
-pub const ENGINE_AUTHOR: &str = "the Chimera developers";
 
 /// The limits and flags of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -308,7 +304,7 @@ impl Uci {
             v.name,
             v.geometry.display_files(),
             v.geometry.ranks,
-            crate::xboard::holdings_slots(v),
+            holdings_slots(v),
             template,
             v.start_fen
         )

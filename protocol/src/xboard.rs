@@ -21,10 +21,10 @@ use chimera_engine::search::{
 };
 use chimera_engine::{Color, Move, MoveError, Position};
 
+use crate::dialect::{Dialect, Flow};
+use crate::facts::{holdings_slots, ENGINE_NAME};
 use crate::highlight::highlight_line;
-use crate::input::{Dialect, Flow};
 use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
-use crate::uci::ENGINE_NAME;
 use crate::wire::xboard_move_lines;
 
 /// The time per move when the GUI has set no time control and no depth.
@@ -153,33 +153,6 @@ pub fn xboard_betza(betza: &str) -> String {
         prev = Some(c);
     }
     out
-}
-
-/// The holdings slots XBoard must show for `v`: `pocketSize` if the variant gives it, else one
-/// per type that can be in hand (every non-royal type when captures go to hand, otherwise
-/// the types in the start position's holdings), so that a variant with a hand never gets a
-/// board without holdings.
-pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
-    if v.pocket_size > 0 || !v.has_hand {
-        return v.pocket_size;
-    }
-    if v.captures_to_hand {
-        return (0..v.pieces.len()).filter(|&i| !v.pieces[i].royal).count() as u32;
-    }
-    let holdings = v
-        .start_fen
-        .split_whitespace()
-        .next()
-        .and_then(|board| board.split_once('['))
-        .map_or("", |(_, rest)| rest.split(']').next().unwrap_or(""));
-    let mut types: Vec<char> = holdings
-        .chars()
-        .filter(char::is_ascii_alphabetic)
-        .map(|c| c.to_ascii_uppercase())
-        .collect();
-    types.sort_unstable();
-    types.dedup();
-    types.len() as u32
 }
 
 /// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
