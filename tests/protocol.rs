@@ -7,7 +7,8 @@ use chimera_engine::Position;
 use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
-use chimera_protocol::xboard::{shift_ranks, xboard_knows, Xboard};
+use chimera_protocol::xboard::translate::{shift_ranks, xboard_knows};
+use chimera_protocol::xboard::Xboard;
 
 fn uci() -> (Driver<Uci>, Capture) {
     let (out, cap) = Output::capture();
