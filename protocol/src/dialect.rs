@@ -1,7 +1,7 @@
 //! What every GUI dialect is to the code that feeds it: the [`Dialect`] trait, the [`Flow`] a
 //! command asks for, and the loop that hands a dialect its events and keeps a panicking
 //! command from ending the session. It knows neither where events come from nor which
-//! dialects exist, so that the dialects, the input reader and the test driver can all
+//! dialects exist, so that the dialects, the stdio session and the test driver can all
 //! depend on it without depending on one another.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
