@@ -313,7 +313,7 @@ fn self_play_reaches_the_end_of_the_game() {
 #[test]
 fn uci_speaks_in_whole_turns() {
     use chimera_engine::registry::Registry;
-    use chimera_protocol::input::Driver;
+    use chimera_protocol::driver::Driver;
     use chimera_protocol::state::Output;
     use chimera_protocol::uci::Uci;
     use chimera_protocol::xboard::Xboard;

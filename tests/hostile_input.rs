@@ -7,7 +7,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use chimera_engine::registry::Registry;
-use chimera_protocol::input::{Driver, MAX_LINE_BYTES};
+use chimera_protocol::driver::Driver;
+use chimera_protocol::input::MAX_LINE_BYTES;
 use chimera_protocol::state::{Capture, Output, DEFAULT_HASH_MB, MAX_THREADS};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::xboard::Xboard;

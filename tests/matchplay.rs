@@ -5,14 +5,14 @@
 //! crash, resign, claim falsely or reject a legal move must lose. The written PGN must replay
 //! through the rules (and through python-chess for chess, when it is installed), and bad
 //! command lines must give errors, not panics. The formulas are tested in
-//! `protocol/src/matchplay/stats.rs`.
+//! `matchplay/src/stats.rs`.
 
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use chimera_engine::registry::Registry;
-use chimera_protocol::matchplay::pgn::{read_games, replay};
+use chimera_matchplay::pgn::{read_games, replay};
 
 const CHIMERA: &str = env!("CARGO_BIN_EXE_chimera");
 /// Set in the environment of a match whose engines include this test binary as a fake engine.

@@ -4,10 +4,11 @@
 
 use chimera_engine::registry::Registry;
 use chimera_engine::Position;
-use chimera_protocol::input::Driver;
+use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
-use chimera_protocol::xboard::{shift_ranks, xboard_knows, Xboard};
+use chimera_protocol::xboard::translate::{shift_ranks, xboard_knows};
+use chimera_protocol::xboard::Xboard;
 
 fn uci() -> (Driver<Uci>, Capture) {
     let (out, cap) = Output::capture();
@@ -20,7 +21,7 @@ fn xboard() -> (Driver<Xboard>, Capture) {
 }
 
 /// Feeds every line, then returns what the engine wrote.
-fn talk<D: chimera_protocol::input::Dialect>(
+fn talk<D: chimera_protocol::dialect::Dialect>(
     d: &mut Driver<D>,
     cap: &Capture,
     lines: &[&str],

@@ -12,7 +12,8 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use chimera_engine::registry::Registry;
-use chimera_protocol::input::{Dialect, Driver};
+use chimera_protocol::dialect::Dialect;
+use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, EngineState, Output};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::xboard::Xboard;

@@ -224,8 +224,8 @@ fn one_thread_searches_repeat_exactly() {
 fn bench_signature_is_stable() {
     let reg = Registry::new();
     let mut out = Vec::new();
-    let a = chimera_protocol::bench::run(&reg, 5, 1, &mut out).unwrap();
-    let b = chimera_protocol::bench::run(&reg, 5, 1, &mut Vec::new()).unwrap();
+    let a = chimera_cli::bench::run(&reg, 5, 1, &mut out).unwrap();
+    let b = chimera_cli::bench::run(&reg, 5, 1, &mut Vec::new()).unwrap();
     assert_eq!(a.nodes, b.nodes);
     let text = String::from_utf8(out).unwrap();
     let last = text.lines().last().unwrap();

@@ -11,11 +11,13 @@ use std::time::{Duration, Instant};
 
 use chimera_engine::registry::Registry;
 use chimera_engine::Position;
-use chimera_protocol::input::{Dialect, Driver};
+use chimera_protocol::dialect::Dialect;
+use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
 use chimera_protocol::wire::xboard_move_lines;
-use chimera_protocol::xboard::{cecp_text, xboard_betza, Xboard};
+use chimera_protocol::xboard::translate::{cecp_text, xboard_betza};
+use chimera_protocol::xboard::Xboard;
 
 fn uci() -> (Driver<Uci>, Capture) {
     let (out, cap) = Output::capture();

@@ -360,9 +360,8 @@ fn the_published_diagram_reproduces_every_reference_count() {
 fn the_command_line_takes_a_diagram() {
     let data = reference();
     let line = data.get("diagramParameters").str().to_string();
-    let run = |args: &[&str]| {
-        chimera_protocol::cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
+    let run =
+        |args: &[&str]| chimera_cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     assert_eq!(run(&["perft", "1", "--diagram", &line]), 0);
     assert_ne!(
         run(&[

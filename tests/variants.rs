@@ -10,10 +10,10 @@ use std::process::Command;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use chimera_cli as cli;
 use chimera_engine::registry::{builtin_names, Registry};
 use chimera_engine::variant::VariantError;
 use chimera_engine::{Position, VariantRef};
-use chimera_protocol::cli;
 
 fn data_dir(sub: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

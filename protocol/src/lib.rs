@@ -1,19 +1,19 @@
-//! Chimera's text interfaces: the command line (`cli`: perft, the variant list, the variant
-//! file checker, and the search tools `bench`, `analyze` and `epd`, with the SAN reader and
-//! writer `san` that test suites need), the GUI dialects, UCI (`uci`) and XBoard (`xboard`),
-//! which share one engine state (`state`) fed by the input thread (`input`), and write moves
-//! through `wire` and highlights through `highlight`, and `matchplay`, which runs
-//! engine-against-engine matches (`chimera match`).
+//! Chimera's GUI protocols: the UCI (`uci`) and XBoard (`xboard`) dialects. Both are a
+//! [`dialect::Dialect`] run on one engine state (`state`); a session on standard input and
+//! output (`stdio`) picks the dialect and feeds it the lines the input thread reads (`input`),
+//! and tests feed it in-process through `driver`. Both write moves through `wire`, highlights
+//! through `highlight`, what a search found through `report` (which the command-line tools of
+//! `chimera-cli` write too), and tell the GUI the same engine and variant facts (`facts`).
+//! Matches between engines are the `chimera-matchplay` crate's.
 
-pub mod analyze;
-pub mod bench;
-pub mod cli;
-pub mod epd;
+pub mod dialect;
+pub mod driver;
+pub mod facts;
 pub mod highlight;
 pub mod input;
-pub mod matchplay;
-pub mod san;
+pub mod report;
 pub mod state;
+pub mod stdio;
 pub mod uci;
 pub mod wire;
 pub mod xboard;

@@ -10,14 +10,11 @@ use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, TimeBudget};
 use chimera_engine::{Color, Position};
 
-use crate::input::{Dialect, Flow};
+use crate::dialect::{Dialect, Flow};
+use crate::facts::{holdings_slots, ENGINE_AUTHOR, ENGINE_NAME};
+use crate::report::{best_and_ponder, info_line_with};
 use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
-use crate::wire::{line_text, move_text, Castling};
-
-/// The engine's name as GUIs show it.
-pub const ENGINE_NAME: &str = concat!("Chimera ", env!("CARGO_PKG_VERSION"));
-/// The authors, as GUIs show them.
-pub const ENGINE_AUTHOR: &str = "the Chimera developers";
+use crate::wire::{move_text, Castling};
 
 /// The limits and flags of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -201,28 +198,6 @@ struct InfoReport {
     castling: Castling,
 }
 
-/// The `info` line of one iteration, with the moves written as in the root position `root`
-/// (also what `chimera analyze` prints).
-pub fn info_line(root: &Position, info: &IterationInfo) -> String {
-    info_line_with(root, info, Castling::KingToTarget)
-}
-
-/// [`info_line`] with castling written as `castling` says.
-pub fn info_line_with(root: &Position, info: &IterationInfo, castling: Castling) -> String {
-    format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv.max(1),
-        info.score,
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis(),
-        line_text(root, &info.pv, castling)
-    )
-}
-
 impl SearchReport for InfoReport {
     fn iteration(&mut self, info: &IterationInfo) {
         self.out
@@ -234,7 +209,7 @@ impl SearchReport for InfoReport {
 pub fn bestmove_line(root: &Position, r: &SearchResult, castling: Castling) -> String {
     if root.variant().turns.is_some() {
         // A turn of several parts goes out as one `a,b` token (D3).
-        return match crate::analyze::best_and_ponder(root, r) {
+        return match best_and_ponder(root, r) {
             None => "bestmove (none)".to_string(),
             Some((best, None)) => format!("bestmove {best}"),
             Some((best, Some(p))) => format!("bestmove {best} ponder {p}"),
@@ -329,7 +304,7 @@ impl Uci {
             v.name,
             v.geometry.display_files(),
             v.geometry.ranks,
-            crate::xboard::holdings_slots(v),
+            holdings_slots(v),
             template,
             v.start_fen
         )

@@ -10,13 +10,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 
-use super::config::{EngineSpec, MatchConfig, Proto};
-use super::openings::Openings;
-use super::player::Player;
-use super::referee::{play_game, Ending, GameRecord, Outcome};
-use super::stats::{SprtVerdict, Tally};
-use super::uci_player::UciPlayer;
-use super::xboard_player::XboardPlayer;
+use crate::config::{EngineSpec, MatchConfig, Proto};
+use crate::openings::Openings;
+use crate::player::Player;
+use crate::referee::{play_game, Ending, GameRecord, Outcome};
+use crate::stats::{SprtVerdict, Tally};
+use crate::uci_player::UciPlayer;
+use crate::xboard_player::XboardPlayer;
 
 /// Starts an engine for `variant`.
 pub fn start_player(
@@ -235,7 +235,7 @@ pub fn run_match(
         };
         totals.add(first_is_white, &record);
         if let Some(file) = pgn.as_mut() {
-            let text = super::pgn::write_game(&record, game + 1, &event);
+            let text = crate::pgn::write_game(&record, game + 1, &event);
             file.write_all(text.as_bytes())
                 .map_err(|e| format!("cannot write the PGN: {e}"))?;
         }
@@ -311,7 +311,7 @@ pub fn run_match(
         .map(|(e, n)| format!("{} {n}", e.label()))
         .collect();
     w(out, format!("Endings: {}", endings.join(", ")))?;
-    if config.tc != super::clock::TimeControl::Unlimited {
+    if config.tc != crate::clock::TimeControl::Unlimited {
         let clock = |e: usize| match totals.closest_ms[e] {
             Some(ms) => format!(
                 "{} {ms} ms left at the closest, {} overstep(s) within the margin",

@@ -12,7 +12,7 @@ use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::{Move, Position};
 use chimera_eval::VariantEval;
 
-use crate::san::{parse_san, to_san};
+use chimera_matchplay::san::{parse_san, to_san};
 
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]

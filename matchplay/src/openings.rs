@@ -8,9 +8,9 @@ use chimera_engine::{Position, VariantRef};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::clock::TimeControl;
-use super::config::OpeningSource;
-use super::player::GameSetup;
+use crate::clock::TimeControl;
+use crate::config::OpeningSource;
+use crate::player::GameSetup;
 
 /// Where the openings come from, ready to hand out.
 pub struct Openings {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use chimera_engine::registry::Registry;
 use chimera_engine::{Move, Position};
 
-use super::referee::GameRecord;
+use crate::referee::GameRecord;
 use crate::san::{parse_san, to_san};
 
 /// The comment that marks a game written in coordinate notation.
@@ -246,7 +246,7 @@ pub fn replay(registry: &Registry, game: &PgnGame) -> Result<Position, String> {
     for (i, word) in game.moves.iter().enumerate() {
         let turn = match parse_san(&mut pos, word) {
             Some(mv) => vec![mv],
-            None => super::referee::read_turn(&pos, word)
+            None => crate::referee::read_turn(&pos, word)
                 .map_err(|_| format!("ply {}: '{word}' is not a legal move", i + 1))?,
         };
         turn.iter().for_each(|&mv| pos.make_move(mv));

@@ -2,10 +2,10 @@
 //! parsed and checked into a [`MatchConfig`] before any engine starts. Every mistake is an error
 //! message naming the bad word.
 
-use super::clock::{TimeControl, DEFAULT_MARGIN_MS};
-use super::player::SearchLimits;
-use super::process::split_command;
-use super::stats::Sprt;
+use crate::clock::{TimeControl, DEFAULT_MARGIN_MS};
+use crate::player::SearchLimits;
+use crate::process::split_command;
+use crate::stats::Sprt;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

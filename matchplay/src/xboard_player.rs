@@ -10,10 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-use super::clock::TimeControl;
-use super::config::EngineSpec;
-use super::player::{GameSetup, Player, Reply, Turn};
-use super::process::{EngineProcess, ReadError};
+use crate::clock::TimeControl;
+use crate::config::EngineSpec;
+use crate::player::{GameSetup, Player, Reply, Turn};
+use crate::process::{EngineProcess, ReadError};
 
 /// How long a protocol-1 engine (no `feature done`) gets to announce itself.
 const NO_DONE_WAIT: Duration = Duration::from_secs(2);

@@ -1,20 +1,13 @@
-//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera help`,
-//! `chimera match` and `chimera pgn-check` (handed to `matchplay`), and
-//! the GUI protocols (`chimera` alone, `chimera uci`, `chimera xboard`).
-//! Arguments are parsed into a typed command first, then run; every error is a message on
-//! standard error and a non-zero exit code, never a panic.
-
-use std::io::Write;
-use std::time::Instant;
+//! The command line's arguments: the usage text, and the parser that turns the words after
+//! `chimera` into a typed [`Command`] and the options every command shares, or into an error
+//! message; nothing runs here.
 
 use chimera_engine::movegen::perft::MAX_PERFT_DEPTH;
-use chimera_engine::registry::Registry;
 use chimera_engine::search::Limits;
-use chimera_engine::Position;
 
-use crate::state::MAX_THREADS;
+use chimera_protocol::state::MAX_THREADS;
 
-const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 usage: chimera [<command>] [options]
 
 With no command, Chimera speaks a GUI protocol on standard input and output: the first line
@@ -56,7 +49,7 @@ common options:
 
 /// A parsed command line.
 #[derive(Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Perft {
         depth: u32,
         variant: String,
@@ -93,12 +86,12 @@ enum Command {
 
 /// Options that every command accepts.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Common {
-    variant_files: Vec<String>,
+pub(crate) struct Common {
+    pub(crate) variant_files: Vec<String>,
     /// An Interactive Diagram parameter line, loaded as the variant `diagram`.
-    diagram: Option<String>,
+    pub(crate) diagram: Option<String>,
     /// Notes on options taken otherwise than given, printed before the command runs.
-    warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// A whole number of at least 1, or an error naming the option.
@@ -112,7 +105,8 @@ fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
         .ok_or_else(|| format!("bad {what} '{text}'"))
 }
 
-fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
+/// Parses the arguments after the program name into a command and the options all share.
+pub(crate) fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     let mut common = Common::default();
     let mut positional: Vec<&str> = Vec::new();
     let mut variant = "chess".to_string();
@@ -238,189 +232,6 @@ fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
     Ok((command, common))
 }
 
-/// Runs a command line; returns the process exit code.
-pub fn run(args: &[String]) -> i32 {
-    // The match runner and the PGN checker have options of their own.
-    match args.first().map(String::as_str) {
-        Some("match") => return crate::matchplay::run(&args[1..]),
-        Some("pgn-check") => return crate::matchplay::check_pgn(&args[1..]),
-        _ => {}
-    }
-    let (command, common) = match parse_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("chimera: {e}");
-            return 2;
-        }
-    };
-    for w in &common.warnings {
-        eprintln!("chimera: {w}");
-    }
-    let mut registry = Registry::new();
-    for file in &common.variant_files {
-        if let Err(errors) = registry.load_file(file) {
-            for e in errors {
-                eprintln!("chimera: {e}");
-            }
-            return 1;
-        }
-    }
-    if let Some(line) = &common.diagram {
-        if let Err(errors) = registry.load_diagram("diagram", line) {
-            for e in errors {
-                eprintln!("chimera: {e}");
-            }
-            return 1;
-        }
-    }
-    if let Command::Protocol(dialect) = command {
-        crate::input::run_stdio(registry, dialect);
-        return 0;
-    }
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    let result = match command {
-        Command::Protocol(_) => Ok(()),
-        Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
-        Command::Variants => list_variants(&registry, &mut out),
-        Command::Check { file } => check_file(&registry, &file, &mut out),
-        Command::Bench { depth, threads } => {
-            crate::bench::run(&registry, depth, threads, &mut out).map(|_| ())
-        }
-        Command::Analyze {
-            variant,
-            fen,
-            limits,
-            threads,
-        } => crate::analyze::run(
-            &registry,
-            &variant,
-            fen.as_deref(),
-            &limits,
-            threads,
-            &mut out,
-        ),
-        Command::Epd {
-            file,
-            variant,
-            limits,
-            threads,
-        } => crate::epd::run(&registry, &file, &variant, &limits, threads, &mut out).map(|_| ()),
-        Command::EvalTables { variant } => match registry.get(&variant) {
-            Some(v) => write!(out, "{}", chimera_eval::Tables::new(&v).to_text())
-                .map_err(|e| e.to_string()),
-            None => Err(format!(
-                "unknown variant '{variant}' (see 'chimera variants')"
-            )),
-        },
-        Command::Perft {
-            depth,
-            variant,
-            fen,
-            threads,
-        } => perft(
-            &registry,
-            depth,
-            &variant,
-            fen.as_deref(),
-            threads,
-            &mut out,
-        ),
-    };
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("chimera: {e}");
-            1
-        }
-    }
-}
-
-fn list_variants(registry: &Registry, out: &mut impl Write) -> Result<(), String> {
-    for name in registry.names() {
-        let Some(v) = registry.get(&name) else {
-            continue;
-        };
-        let g = &v.geometry;
-        writeln!(
-            out,
-            "{name:<12} {}x{} {:>2} piece types  {}  [{}]",
-            g.files,
-            g.ranks,
-            v.num_pieces(),
-            v.start_fen,
-            v.source
-        )
-        .map_err(|e| e.to_string())?;
-    }
-    Ok(())
-}
-
-fn check_file(registry: &Registry, file: &str, out: &mut impl Write) -> Result<(), String> {
-    let text =
-        chimera_engine::registry::read_definition_file(file).map_err(|e| format!("{file}: {e}"))?;
-    match registry.check_text(&text, file) {
-        Ok(names) => {
-            for n in names {
-                writeln!(out, "variant {n}: ok").map_err(|e| e.to_string())?;
-            }
-            Ok(())
-        }
-        Err(errors) => {
-            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            Err(format!("{} problem(s):\n{}", lines.len(), lines.join("\n")))
-        }
-    }
-}
-
-fn perft(
-    registry: &Registry,
-    depth: u32,
-    variant: &str,
-    fen: Option<&str>,
-    threads: usize,
-    out: &mut impl Write,
-) -> Result<(), String> {
-    let v = registry
-        .get(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
-        None => Position::startpos(&v),
-    };
-    for w in pos.oddities() {
-        eprintln!("chimera: warning: {w}");
-    }
-    let start = Instant::now();
-    let divide = if threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| e.to_string())?;
-        pool.install(|| pos.perft_divide(depth, true))
-    } else {
-        pos.perft_divide(depth, false)
-    };
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|d| d.1).sum()
-    };
-    let elapsed = start.elapsed();
-    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
-    for (mv, n) in &divide {
-        w(out, format!("{}: {}", pos.move_text(*mv), n))?;
-    }
-    w(out, String::new())?;
-    let secs = elapsed.as_secs_f64();
-    eprintln!(
-        "time {:.3} s, {:.0} nodes/s",
-        secs,
-        total as f64 / secs.max(1e-9)
-    );
-    w(out, format!("Nodes searched: {total}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,16 +340,5 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn perft_reports_unknown_variants_and_bad_fens_as_errors() {
-        let r = Registry::new();
-        let mut out = Vec::new();
-        assert!(perft(&r, 1, "nosuch", None, 1, &mut out).is_err());
-        assert!(perft(&r, 1, "chess", Some("8/8/8 w - -"), 1, &mut out).is_err());
-        assert!(perft(&r, 2, "chess", None, 1, &mut out).is_ok());
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.trim_end().ends_with("Nodes searched: 400"), "{text}");
     }
 }

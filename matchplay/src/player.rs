@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chimera_engine::VariantRef;
 
-use super::clock::{Clocks, TimeControl};
+use crate::clock::{Clocks, TimeControl};
 
 /// Extra per-engine search limits (`depth=`, `nodes=` in the engine's spec).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The XBoard dialect, CECP version 2 (PROTOCOLS.md §4): each line is parsed into an
+//! The XBoard session, CECP version 2 (PROTOCOLS.md §4): each line is parsed into an
 //! [`XbCommand`], then run on the shared [`EngineState`]. What to search is decided in one place
 //! ([`Xboard::kick`]) from the mode (force, analyse, the side the engine plays), so every command
 //! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire (D1).
@@ -11,7 +11,6 @@
 //! -testLegality false -size 49`.
 
 use std::collections::VecDeque;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,339 +20,16 @@ use chimera_engine::search::{
 };
 use chimera_engine::{Color, Move, MoveError, Position};
 
+use crate::dialect::{Dialect, Flow};
+use crate::facts::ENGINE_NAME;
 use crate::highlight::highlight_line;
-use crate::input::{Dialect, Flow};
 use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
-use crate::uci::ENGINE_NAME;
 use crate::wire::xboard_move_lines;
+use crate::xboard::command::XbCommand;
+use crate::xboard::translate::{cecp_text, decimal_ranks, setup_lines, shift_ranks, xboard_name};
 
 /// The time per move when the GUI has set no time control and no depth.
 const DEFAULT_MOVETIME_MS: u64 = 5000;
-
-/// Names XBoard takes as its own variants (PROTOCOLS.md §5.1): a variant whose name matches is
-/// played by XBoard's rules, so `setup` is sent only for the others.
-const XBOARD_PREFIXES: &[&str] = &[
-    "shogi",
-    "chu",
-    "courier",
-    "gothic",
-    "capablanca",
-    "knightmate",
-    "fairy",
-    "cylinder",
-    "falcon",
-    "caparandom",
-    "berolina",
-    "janus",
-    "super",
-    "great",
-    "twilight",
-    "makruk",
-    "seirawan",
-    "grand",
-    "spartan",
-    "xiangqi",
-    "asean",
-    "lion",
-    "elven",
-    "janggi",
-    "duck",
-];
-const XBOARD_CONTAINED: &[&str] = &[
-    "normal",
-    "wildcastle",
-    "nocastle",
-    "fischerandom",
-    "bughouse",
-    "crazyhouse",
-    "losers",
-    "suicide",
-    "giveaway",
-    "twokings",
-    "kriegspiel",
-    "atomic",
-    "3check",
-    "shatranj",
-    "960",
-    "frc",
-];
-
-/// Whether XBoard knows the variant `name` itself.
-pub fn xboard_knows(name: &str) -> bool {
-    let n = xboard_name(name);
-    XBOARD_CONTAINED.iter().any(|c| n.contains(c))
-        || XBOARD_PREFIXES.iter().any(|p| {
-            n.strip_prefix(p)
-                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphabetic()))
-        })
-}
-
-/// The name of a variant in CECP (`normal` for chess).
-pub fn xboard_name(name: &str) -> String {
-    match name {
-        "chess" => "normal".into(),
-        n => n.to_ascii_lowercase(),
-    }
-}
-
-/// Turns XBoard's internal rank characters `:` to `@` (ranks 10 to 16) into decimal ranks:
-/// XBoard writes `exclude` moves with them (PROTOCOLS.md §2.1).
-pub fn decimal_ranks(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 4);
-    let mut after_file = false;
-    for c in text.chars() {
-        if after_file && (':'..='@').contains(&c) {
-            out.push_str(&(c as u32 - '0' as u32).to_string());
-        } else {
-            out.push(c);
-        }
-        after_file = c.is_ascii_lowercase();
-    }
-    out
-}
-
-/// Shifts every square's rank number in `text` by `delta` (squares are a lower-case file
-/// letter followed by digits). Used only on 10-rank boards, where CECP counts ranks from 0.
-pub fn shift_ranks(text: &str, delta: i32) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        out.push(c);
-        i += 1;
-        if c.is_ascii_lowercase() && i < chars.len() && chars[i].is_ascii_digit() {
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                i += 1;
-            }
-            let digits: String = chars[start..i].iter().collect();
-            match digits.parse::<i32>() {
-                Ok(n) => out.push_str(&(n + delta).to_string()),
-                Err(_) => out.push_str(&digits),
-            }
-        }
-    }
-    out
-}
-
-/// A piece's XBetza as XBoard reads it: a doubled atom (`NN`, the nightrider) is written
-/// with range 0 (`N0`), because XBoard 4.9 takes `NN` for a plain knight and then refuses the
-/// rider's longer moves as illegal.
-pub fn xboard_betza(betza: &str) -> String {
-    let mut out = String::with_capacity(betza.len());
-    let mut prev: Option<char> = None;
-    for c in betza.chars() {
-        if c.is_ascii_uppercase() && prev == Some(c) {
-            out.push('0');
-            prev = None;
-            continue;
-        }
-        out.push(c);
-        prev = Some(c);
-    }
-    out
-}
-
-/// The holdings slots XBoard must show for `v`: `pocketSize` if the variant gives it, else one
-/// per type that can be in hand (every non-royal type when captures go to hand, otherwise
-/// the types in the start position's holdings), so that a variant with a hand never gets a
-/// board without holdings.
-pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
-    if v.pocket_size > 0 || !v.has_hand {
-        return v.pocket_size;
-    }
-    if v.captures_to_hand {
-        return (0..v.pieces.len()).filter(|&i| !v.pieces[i].royal).count() as u32;
-    }
-    let holdings = v
-        .start_fen
-        .split_whitespace()
-        .next()
-        .and_then(|board| board.split_once('['))
-        .map_or("", |(_, rest)| rest.split(']').next().unwrap_or(""));
-    let mut types: Vec<char> = holdings
-        .chars()
-        .filter(char::is_ascii_alphabetic)
-        .map(|c| c.to_ascii_uppercase())
-        .collect();
-    types.sort_unstable();
-    types.dedup();
-    types.len() as u32
-}
-
-/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
-pub fn cecp_text(text: &str, rank_shift: i32) -> String {
-    let shifted = match rank_shift {
-        0 => text.to_string(),
-        d => shift_ranks(text, d),
-    };
-    shifted
-        .split(' ')
-        .map(|w| if w == "0000" { "@@@@" } else { w })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// One CECP command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum XbCommand {
-    /// `xboard`
-    Xboard,
-    /// `protover N`
-    Protover(u32),
-    /// `new`
-    New,
-    /// `variant NAME`
-    Variant(String),
-    /// `setboard FEN`
-    SetBoard(String),
-    /// `usermove M`
-    UserMove(String),
-    /// `force`
-    Force,
-    /// `go`
-    Go,
-    /// `playother`
-    PlayOther,
-    /// `?`
-    MoveNow,
-    /// `undo`
-    Undo,
-    /// `remove`
-    Remove,
-    /// `level MPS BASE INC` (base and increment in milliseconds)
-    Level(u32, u64, u64),
-    /// `st S` (milliseconds)
-    St(u64),
-    /// `sd D`
-    Sd(u32),
-    /// `time T` (centiseconds)
-    Time(i64),
-    /// `otim T` (centiseconds)
-    Otim(i64),
-    /// `post` (true) / `nopost` (false)
-    Post(bool),
-    /// `analyze`
-    Analyze,
-    /// `exit`
-    Exit,
-    /// `.`
-    Stat,
-    /// `hard` (true) / `easy` (false)
-    Ponder(bool),
-    /// `memory MB`
-    Memory(usize),
-    /// `cores N`
-    Cores(usize),
-    /// `option NAME[=VALUE]`
-    Option(String, Option<String>),
-    /// `result R {text}`
-    Result,
-    /// `ping N`
-    Ping(String),
-    /// `hint`
-    Hint,
-    /// `bk`
-    Book,
-    /// `exclude M` / `exclude all` (true), `include ...` (false)
-    Exclude(bool, String),
-    /// `lift SQ`: the user picked up the man on SQ (answered with `highlight`).
-    Lift(String),
-    /// `quit`
-    Quit,
-    /// Commands that carry information only (`name`, `computer`, `accepted`, ...).
-    Ignored,
-}
-
-fn arg<T: FromStr>(cmd: &str, a: Option<&str>) -> Result<T, String> {
-    a.and_then(|v| v.trim().parse().ok())
-        .ok_or_else(|| format!("bad or missing argument: {cmd}"))
-}
-
-/// `min` or `min:sec` in milliseconds (anything after the number is ignored).
-fn parse_base(s: &str) -> Option<u64> {
-    let (m, sec) = s.split_once(':').unwrap_or((s, "0"));
-    let m: u64 = m.parse().ok()?;
-    let digits: String = sec.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let sec: u64 = if digits.is_empty() {
-        0
-    } else {
-        digits.parse().ok()?
-    };
-    Some((m * 60 + sec) * 1000)
-}
-
-impl FromStr for XbCommand {
-    type Err = String;
-
-    fn from_str(line: &str) -> Result<Self, String> {
-        let line = line.trim();
-        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        let first = rest.split_whitespace().next();
-        use XbCommand::*;
-        Ok(match cmd {
-            "xboard" => Xboard,
-            "protover" => Protover(arg(line, first)?),
-            "new" => New,
-            "variant" => Variant(first.ok_or("missing variant name")?.to_string()),
-            "setboard" => SetBoard(rest.to_string()),
-            "usermove" => UserMove(first.ok_or("missing move")?.to_string()),
-            "force" => Force,
-            "go" => Go,
-            "playother" => PlayOther,
-            "?" => MoveNow,
-            "undo" => Undo,
-            "remove" => Remove,
-            "level" => {
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                if w.len() < 3 {
-                    return Err(format!("bad or missing argument: {line}"));
-                }
-                let mps = w[0]
-                    .parse()
-                    .map_err(|_| format!("bad moves per session: {line}"))?;
-                let base = parse_base(w[1]).ok_or_else(|| format!("bad base time: {line}"))?;
-                let inc: f64 = w[2].parse().map_err(|_| format!("bad increment: {line}"))?;
-                Level(mps, base, (inc.max(0.0) * 1000.0) as u64)
-            }
-            "st" => {
-                let s: f64 = arg(line, first)?;
-                St((s.max(0.0) * 1000.0) as u64)
-            }
-            "sd" => Sd(arg(line, first)?),
-            "time" => Time(arg(line, first)?),
-            "otim" => Otim(arg(line, first)?),
-            "post" => Post(true),
-            "nopost" => Post(false),
-            "analyze" => Analyze,
-            "exit" => Exit,
-            "." => Stat,
-            "hard" => Ponder(true),
-            "easy" => Ponder(false),
-            "memory" => Memory(arg(line, first)?),
-            "cores" => Cores(arg(line, first)?),
-            "option" => match rest.split_once('=') {
-                Some((n, v)) => Option(n.trim().to_string(), Some(v.trim().to_string())),
-                None => Option(rest.to_string(), None),
-            },
-            "result" => Result,
-            "ping" => Ping(first.unwrap_or("").to_string()),
-            "hint" => Hint,
-            "bk" => Book,
-            "exclude" | "include" => {
-                Exclude(cmd == "exclude", first.ok_or("missing move")?.to_string())
-            }
-            "lift" => Lift(first.ok_or("missing square")?.to_string()),
-            "quit" => Quit,
-            "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics"
-            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "put" | "hover"
-            | "" => Ignored,
-            _ => return Err(format!("Error (unknown command): {cmd}")),
-        })
-    }
-}
 
 /// Thinking output: `ply score time nodes<TAB>pv`, time in centiseconds, mates as ±100000+N.
 struct Thinking {
@@ -375,7 +51,7 @@ impl SearchReport for Thinking {
             Score::Mate(m) => -100_000 + m,
         };
         let pv = cecp_text(
-            &crate::analyze::pv_text(&self.root, &info.pv),
+            &crate::report::pv_text(&self.root, &info.pv),
             self.rank_shift,
         );
         self.out.line(&format!(
@@ -520,47 +196,9 @@ impl Xboard {
 
     /// `setup` and `piece` lines for an engine-defined variant (PROTOCOLS.md §5.2, §5.3).
     fn send_setup(&self) {
-        let v = self.state.variant.clone();
-        if xboard_knows(&v.name) {
-            return;
+        for line in setup_lines(&self.state.variant, self.rank_shift()) {
+            self.out(&line);
         }
-        let table = v
-            .piece_to_char_table
-            .clone()
-            .unwrap_or_else(|| piece_to_char(&v));
-        let template = if v.template.is_empty() {
-            "fairy"
-        } else {
-            v.template.as_str()
-        };
-        self.out(&format!(
-            "setup ({table}) {}x{}+{}_{template} {}",
-            v.geometry.display_files(),
-            v.geometry.ranks,
-            holdings_slots(&v),
-            self.wire_fen(&v.start_fen)
-        ));
-        for p in &v.pieces {
-            let mut betza = xboard_betza(&p.betza);
-            if let Some(c) = &v.castling {
-                if v.pieces
-                    .get(c.king.0 as usize)
-                    .is_some_and(|k| k.letter == p.letter)
-                {
-                    let reach = c.kingside_file.abs_diff(c.king_file);
-                    betza.push_str(&format!("isO{reach}"));
-                }
-            }
-            self.out(&format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
-        }
-    }
-
-    fn wire_fen(&self, fen: &str) -> String {
-        let mut f: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-        if f.len() > 3 {
-            f[3] = self.wire_out(&f[3]);
-        }
-        f.join(" ")
     }
 
     /// Stops the running search and drops its result.
@@ -1139,7 +777,7 @@ impl Xboard {
         };
         if root.variant().turns.is_some() {
             // A turn of several parts goes out as one `a,b` token (D3); no pondering on it.
-            let Some((text, _)) = crate::analyze::best_and_ponder(root, result) else {
+            let Some((text, _)) = crate::report::best_and_ponder(root, result) else {
                 return;
             };
             let turn = if result.turn.is_empty() {
@@ -1194,50 +832,6 @@ impl Xboard {
 struct Ponder {
     predicted: Move,
     finished: Option<(SearchResult, Position)>,
-}
-
-/// A piece-to-char table for XBoard (PROTOCOLS.md §5.2): the usual letters keep their images'
-/// slots, other pieces take the free slots in order, the King's letter comes last.
-fn piece_to_char(v: &chimera_engine::Variant) -> String {
-    const SLOTS: usize = 21;
-    const USUAL: &[(char, usize)] = &[
-        ('P', 0),
-        ('N', 1),
-        ('B', 2),
-        ('R', 3),
-        ('Q', 4),
-        ('F', 5),
-        ('E', 6),
-        ('A', 7),
-        ('C', 8),
-        ('W', 9),
-        ('M', 10),
-    ];
-    let mut slots = ['.'; SLOTS];
-    let mut king = 'K';
-    let mut rest = Vec::new();
-    for p in &v.pieces {
-        let l = p.letter.to_ascii_uppercase();
-        if l == 'K' {
-            king = l;
-            continue;
-        }
-        match USUAL.iter().find(|(c, _)| *c == l) {
-            Some(&(_, s)) if slots[s] == '.' => slots[s] = l,
-            _ => rest.push(l),
-        }
-    }
-    let mut free = (0..SLOTS)
-        .filter(|&s| slots[s] == '.')
-        .collect::<Vec<_>>()
-        .into_iter();
-    for l in rest {
-        if let Some(s) = free.next() {
-            slots[s] = l;
-        }
-    }
-    let white: String = slots.iter().chain(std::iter::once(&king)).collect();
-    format!("{white}{}", white.to_ascii_lowercase())
 }
 
 impl Dialect for Xboard {

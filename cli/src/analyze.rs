@@ -4,9 +4,10 @@
 use std::io::Write;
 
 use chimera_engine::registry::Registry;
-use chimera_engine::search::{IterationInfo, Limits, SearchReport, SearchResult, Searcher};
-use chimera_engine::{Move, Position};
+use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
+use chimera_engine::Position;
 use chimera_eval::VariantEval;
+use chimera_protocol::report::{best_and_ponder, info_line};
 
 /// The table size used by `analyze` and `epd`, in megabytes.
 pub const HASH_MB: usize = 64;
@@ -21,45 +22,9 @@ pub struct InfoPrinter<'a, W: Write> {
     pub error: Option<String>,
 }
 
-/// The moves of a variation in coordinate notation, each written in the position it is made in.
-pub fn pv_text(root: &Position, pv: &[Move]) -> String {
-    crate::wire::line_text(root, pv, crate::wire::Castling::KingToTarget)
-}
-
-/// The move (the whole turn) a result says to play, and the opponent's expected reply (a whole
-/// turn, when the variation holds one), as text.
-pub fn best_and_ponder(root: &Position, r: &SearchResult) -> Option<(String, Option<String>)> {
-    let best = r.best?;
-    let turn = if r.turn.is_empty() {
-        vec![best]
-    } else {
-        r.turn.clone()
-    };
-    let mut after = root.clone();
-    for &m in &turn {
-        after.make_move(m);
-    }
-    let ponder = if root.variant().turns.is_none() {
-        r.ponder.map(|p| after.move_text(p))
-    } else if r.pv.starts_with(&turn) {
-        // The reply counts only when the variation holds all of it.
-        let reply = after.group_turns(&r.pv[turn.len()..]).into_iter().next();
-        reply
-            .filter(|parts| {
-                let mut end = after.clone();
-                parts.iter().for_each(|&m| end.make_move(m));
-                end.side_to_move() != after.side_to_move()
-            })
-            .map(|parts| after.turn_text(&parts))
-    } else {
-        None
-    };
-    Some((root.turn_text(&turn), ponder))
-}
-
 impl<W: Write> SearchReport for InfoPrinter<'_, W> {
     fn iteration(&mut self, info: &IterationInfo) {
-        let line = crate::uci::info_line(&self.root, info);
+        let line = info_line(&self.root, info);
         if let Err(e) = writeln!(self.out, "{line}").and_then(|_| self.out.flush()) {
             self.error.get_or_insert(e.to_string());
         }

@@ -11,8 +11,8 @@ use std::time::Duration;
 use chimera_engine::rules::Termination;
 use chimera_engine::{Color, Move, MoveError, Position};
 
-use super::clock::Clocks;
-use super::player::{GameSetup, Player, Reply, Turn};
+use crate::clock::Clocks;
+use crate::player::{GameSetup, Player, Reply, Turn};
 
 /// How long to wait for a move when there is no clock, before calling the engine hung.
 const UNTIMED_WAIT: Duration = Duration::from_secs(120);

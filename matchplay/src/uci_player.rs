@@ -6,9 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::config::EngineSpec;
-use super::player::{GameSetup, Player, Reply, Turn};
-use super::process::{EngineProcess, ReadError};
+use crate::config::EngineSpec;
+use crate::player::{GameSetup, Player, Reply, Turn};
+use crate::process::{EngineProcess, ReadError};
 
 /// How long an engine may take to answer `uci` and `isready` (hash allocation included).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

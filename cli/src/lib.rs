@@ -1,0 +1,113 @@
+//! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera eval-tables`
+//! (`rules`), the search tools `chimera bench`, `chimera analyze` and `chimera epd`, `chimera
+//! help`, `chimera match` and `chimera pgn-check` (handed to `chimera-matchplay`), and the GUI
+//! protocols (`chimera` alone, `chimera uci`, `chimera xboard`, handed to `chimera-protocol`).
+//! Arguments are parsed into a typed command first (`args`), then run; every error is a
+//! message on standard error and a non-zero exit code, never a panic.
+//!
+//! The tools are a crate of their own so that the GUI session code never imports them: what
+//! both write alike (the PV, the best move, the `info` line) is `chimera_protocol::report`.
+
+pub mod analyze;
+mod args;
+pub mod bench;
+pub mod epd;
+mod rules;
+
+use std::io::Write;
+
+use chimera_engine::registry::Registry;
+
+use args::{parse_args, Command, USAGE};
+
+/// Runs a command line; returns the process exit code.
+pub fn run(args: &[String]) -> i32 {
+    // The match runner and the PGN checker have options of their own.
+    match args.first().map(String::as_str) {
+        Some("match") => return chimera_matchplay::run(&args[1..]),
+        Some("pgn-check") => return chimera_matchplay::check_pgn(&args[1..]),
+        _ => {}
+    }
+    let (command, common) = match parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            return 2;
+        }
+    };
+    for w in &common.warnings {
+        eprintln!("chimera: {w}");
+    }
+    let mut registry = Registry::new();
+    for file in &common.variant_files {
+        if let Err(errors) = registry.load_file(file) {
+            for e in errors {
+                eprintln!("chimera: {e}");
+            }
+            return 1;
+        }
+    }
+    if let Some(line) = &common.diagram {
+        if let Err(errors) = registry.load_diagram("diagram", line) {
+            for e in errors {
+                eprintln!("chimera: {e}");
+            }
+            return 1;
+        }
+    }
+    if let Command::Protocol(dialect) = command {
+        chimera_protocol::stdio::run_stdio(registry, dialect);
+        return 0;
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let result = match command {
+        Command::Protocol(_) => Ok(()),
+        Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
+        Command::Variants => rules::list_variants(&registry, &mut out),
+        Command::Check { file } => rules::check_file(&registry, &file, &mut out),
+        Command::Bench { depth, threads } => {
+            bench::run(&registry, depth, threads, &mut out).map(|_| ())
+        }
+        Command::Analyze {
+            variant,
+            fen,
+            limits,
+            threads,
+        } => analyze::run(
+            &registry,
+            &variant,
+            fen.as_deref(),
+            &limits,
+            threads,
+            &mut out,
+        ),
+        Command::Epd {
+            file,
+            variant,
+            limits,
+            threads,
+        } => epd::run(&registry, &file, &variant, &limits, threads, &mut out).map(|_| ()),
+        Command::EvalTables { variant } => rules::eval_tables(&registry, &variant, &mut out),
+        Command::Perft {
+            depth,
+            variant,
+            fen,
+            threads,
+        } => rules::perft(
+            &registry,
+            depth,
+            &variant,
+            fen.as_deref(),
+            threads,
+            &mut out,
+        ),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            1
+        }
+    }
+}
