@@ -15,7 +15,7 @@ use super::{
 };
 use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
-use crate::movegen::{MoveList, MAX_MOVES};
+use crate::movegen::{MoveList, SpillVec, INLINE_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
 
 /// A placeholder for "no move" in killer slots and the PV table.
@@ -70,8 +70,8 @@ fn is_bad_capture(score: i32) -> bool {
 /// that the many nodes that cut off early never pay for the exchanges of moves they never try.
 #[derive(Default)]
 struct ScoreList {
-    score: arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>,
-    unchecked: arrayvec::ArrayVec<bool, { crate::movegen::MAX_MOVES }>,
+    score: SpillVec<i32, INLINE_MOVES>,
+    unchecked: SpillVec<bool, INLINE_MOVES>,
 }
 
 impl ScoreList {
@@ -1010,7 +1010,6 @@ impl<'a> Worker<'a> {
             let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
             if busy_mark
                 .is_some_and(|m| searched > 0 && !second_pass && self.shared.busy.is_busy(m))
-                && moves.len() + put_off.len() < MAX_MOVES
                 && put_off.try_push((mv, scores.score[i])).is_ok()
             {
                 continue;
