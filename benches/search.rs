@@ -42,8 +42,10 @@ fn search(c: &mut Criterion) {
     let v = builtin("chess").unwrap();
     let pos = Position::from_fen(&v, CASES[0].2).unwrap();
     let eval = VariantEval::new(&v);
+    // With a thread's cache, as the search evaluates.
+    let mut cache = eval.new_cache();
     c.bench_function("evaluate-chess-middlegame", |b| {
-        b.iter(|| black_box(eval.evaluate(black_box(&pos))))
+        b.iter(|| black_box(eval.evaluate_with(black_box(&pos), &mut cache)))
     });
 }
 

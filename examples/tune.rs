@@ -264,14 +264,18 @@ fn white_scores(v: &VariantRef, params: &Params, samples: &[Sample]) -> Vec<f64>
     let eval = VariantEval::with_weights(v, &params.weights, &params.terms);
     samples
         .par_iter()
-        .map(|s| {
-            let e = eval.evaluate(&s.pos) as f64;
-            if s.pos.side_to_move() == Color::White {
-                e
-            } else {
-                -e
-            }
-        })
+        // One evaluation cache per worker, as a search thread has (pawn formations repeat).
+        .map_init(
+            || eval.new_cache(),
+            |cache, s| {
+                let e = eval.evaluate_with(&s.pos, cache) as f64;
+                if s.pos.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                }
+            },
+        )
         .collect()
 }
 

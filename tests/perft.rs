@@ -502,3 +502,128 @@ fn mirrored_positions_have_the_same_perft() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A 16x16 board with drops of five types has more moves than a move list holds on the stack
+/// (1,024): the list must move to the heap rather than drop the rest, and the full listing
+/// (`legal_moves`) and perft's bulk count must both give the number counted here by hand.
+#[test]
+fn a_position_with_over_a_thousand_moves_keeps_them_all() {
+    const N: usize = 16;
+    // The men, by (file, rank) from 0: none of White's attacks Black's king on a16, and Black
+    // has nothing else, so no move of White's is pinned or illegal.
+    let men: &[(char, usize, usize)] = &[
+        ('K', 15, 0),  // p1
+        ('Q', 7, 7),   // h8
+        ('R', 2, 2),   // c3
+        ('B', 4, 12),  // e13
+        ('N', 12, 11), // m12
+        ('k', 0, 15),  // a16
+    ];
+    let mut grid = [[' '; N]; N];
+    for &(c, f, r) in men {
+        grid[r][f] = c;
+    }
+    let mut fen = String::new();
+    for r in (0..N).rev() {
+        let mut empty = 0;
+        for &c in &grid[r] {
+            if c == ' ' {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                write!(fen, "{empty}").unwrap();
+                empty = 0;
+            }
+            fen.push(c);
+        }
+        if empty > 0 {
+            write!(fen, "{empty}").unwrap();
+        }
+        fen.push(if r > 0 { '/' } else { '[' });
+    }
+    fen.push_str("QRBNPqrbnp] w - - 0 1");
+
+    // The count by hand. Drops: every type on every empty square, pawns not on the first rank
+    // nor the last (where they would have to promote).
+    let on = |f: i32, r: i32| (0..N as i32).contains(&f) && (0..N as i32).contains(&r);
+    let empty = |f: i32, r: i32| grid[r as usize][f as usize] == ' ';
+    let white = |f: i32, r: i32| grid[r as usize][f as usize].is_ascii_uppercase();
+    let mut expected = 0u64;
+    for r in 0..N as i32 {
+        for f in 0..N as i32 {
+            if empty(f, r) {
+                expected += if r == 0 || r == N as i32 - 1 { 4 } else { 5 };
+            }
+        }
+    }
+    let orth = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let knight = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    for &(c, f, r) in men {
+        let (f, r) = (f as i32, r as i32);
+        let (dirs, slide): (Vec<(i32, i32)>, bool) = match c {
+            'Q' => ([orth, diag].concat(), true),
+            'R' => (orth.to_vec(), true),
+            'B' => (diag.to_vec(), true),
+            'N' => (knight.to_vec(), false),
+            // Black's king is far away, so every step onto the board and off his own men is
+            // legal.
+            'K' => ([orth, diag].concat(), false),
+            _ => continue,
+        };
+        for (df, dr) in dirs {
+            let (mut tf, mut tr) = (f + df, r + dr);
+            while on(tf, tr) && !white(tf, tr) {
+                expected += 1;
+                if !slide || !empty(tf, tr) {
+                    break;
+                }
+                tf += df;
+                tr += dr;
+            }
+        }
+    }
+    assert!(
+        expected > 1024,
+        "the position should overflow the inline list: {expected}"
+    );
+
+    let mut registry = chimera_engine::registry::Registry::new();
+    registry
+        .load_text(
+            &format!(
+                "[big:chess]\nmaxFile = p\nmaxRank = 16\npieceDrops = true\n\
+                 capturesToHand = true\ndropPieceTypes = pnbrq\ncastling = false\n\
+                 startFen = {fen}\n"
+            ),
+            "perft.rs",
+            "test",
+        )
+        .unwrap_or_else(|e| panic!("the test variant does not load: {e:?}"));
+    let v = registry.get("big").expect("loaded");
+    let mut pos = Position::from_fen(&v, &fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
+    assert_eq!(
+        pos.legal_moves().len() as u64,
+        expected,
+        "legal_moves() on {fen}"
+    );
+    assert_eq!(pos.perft(1), expected, "perft(1) on {fen}");
+    // The depth-two count goes through the list of the first ply (as does the search).
+    let mut by_hand = 0;
+    for mv in pos.legal_moves() {
+        pos.make_move(mv);
+        by_hand += pos.perft(1);
+        pos.unmake_move();
+    }
+    assert_eq!(pos.perft(2), by_hand);
+}

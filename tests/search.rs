@@ -220,6 +220,37 @@ fn one_thread_searches_repeat_exactly() {
     }
 }
 
+/// A searcher keeps each thread's histories, killers and caches between searches (so that a
+/// game's searches learn from the previous ones), but a search right after `clear` finds
+/// exactly what a new searcher finds: after searches of the same position, of another
+/// variant, and with another number of threads.
+#[test]
+fn a_search_after_clear_repeats_a_new_searchers() {
+    let v = builtin("chess").unwrap();
+    let eval = VariantEval::new(&v);
+    let pos = Position::from_fen(
+        &v,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    )
+    .unwrap();
+    let cap = builtin("capablanca").unwrap();
+    let cap_eval = VariantEval::new(&cap);
+    let cap_pos = Position::startpos(&cap);
+    let limits = depth(7);
+    let key = |r: &chimera_engine::search::SearchResult| (r.nodes, r.best, r.pv.clone(), r.score);
+    let fresh = key(&Searcher::new(8, 1).search(&pos, &limits, &eval, &mut Silent));
+
+    let mut s = Searcher::new(8, 1);
+    s.search(&pos, &limits, &eval, &mut Silent);
+    s.search(&cap_pos, &depth(4), &cap_eval, &mut Silent);
+    s.set_threads(2);
+    s.search(&pos, &depth(5), &eval, &mut Silent);
+    s.set_threads(1);
+    s.search(&pos, &limits, &eval, &mut Silent);
+    s.clear();
+    assert_eq!(key(&s.search(&pos, &limits, &eval, &mut Silent)), fresh);
+}
+
 #[test]
 fn bench_signature_is_stable() {
     let reg = Registry::new();

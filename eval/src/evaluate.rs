@@ -5,16 +5,14 @@
 //! orthogonal riders on open files and pawn structure (`threats`, `pawns`). Everything is
 //! generic over the variant's pieces and geometry.
 
-use std::cell::RefCell;
-
 use arrayvec::ArrayVec;
 
-use chimera_engine::search::{Evaluator, Value};
+use chimera_engine::search::{EvalCache, Evaluator, Value};
 use chimera_engine::types::{Color, Square};
 use chimera_engine::variant::tables::{CAPTURE, QUIET};
 use chimera_engine::{PieceId, Position, VariantRef};
 
-use crate::pawn_cache::{self, PawnEntry, PawnKeys, MAX_PASSERS};
+use crate::pawn_cache::{PawnCache, PawnEntry, PawnKeys, MAX_PASSERS};
 use crate::pawns::{self, FileCounts};
 use crate::tables::{Tables, Weights};
 use crate::terms::Terms;
@@ -30,14 +28,38 @@ const HAND_SHARE: i32 = 85;
 /// enter unless the man in front of them is captured on his square first.
 const RESERVE_SHARE: i32 = 80;
 
-thread_local! {
-    /// Per mailbox cell, which sides attack it (bit 1 White, bit 2 Black), so that men attacked
-    /// and not defended can be found and a passer's path judged, and whose royal man's
-    /// neighbourhood the cell is in ([`zone_bit`]); reused between evaluations.
-    static ATTACKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+/// The evaluation's working memory on one thread: made once per search thread (through
+/// [`Evaluator::new_cache`]) and passed to each evaluation, instead of living in thread-local
+/// storage, so that it belongs to the searcher that uses it.
+#[derive(Default)]
+pub struct EvalScratch {
+    /// Per mailbox cell, which sides attack it (bit 1 White, bit 2 Black), so that men
+    /// attacked and not defended can be found and a passer's path judged, and whose royal
+    /// man's neighbourhood the cell is in ([`zone_bit`]); reused between evaluations.
+    attacked: Vec<u8>,
+    /// Recent pawn formations (empty, and then unused, for a one-off evaluation).
+    pawns: PawnCache,
 }
 
-/// The bit for `color` in the [`ATTACKED`] map.
+impl EvalScratch {
+    /// Working memory for a search thread, with a pawn-structure cache.
+    pub fn for_search() -> EvalScratch {
+        EvalScratch {
+            attacked: Vec::new(),
+            pawns: PawnCache::new(),
+        }
+    }
+
+    /// The scratch in `cache`, which is replaced by a new one when it is another evaluator's.
+    fn of(cache: &mut EvalCache) -> &mut EvalScratch {
+        if !cache.is::<EvalScratch>() {
+            *cache = Box::new(EvalScratch::for_search());
+        }
+        cache.downcast_mut().expect("an evaluation scratch")
+    }
+}
+
+/// The bit for `color` in the attack map ([`EvalScratch::attacked`]).
 #[inline(always)]
 fn side_bit(color: Color) -> u8 {
     1 << color.index()
@@ -53,7 +75,7 @@ fn relative_rank(color: Color, rank: i32, ranks: i32) -> i32 {
     }
 }
 
-/// The bit in the [`ATTACKED`] map of the cells next to `color`'s royal man (and his own).
+/// The bit in the attack map of the cells next to `color`'s royal man (and his own).
 #[inline(always)]
 fn zone_bit(color: Color) -> u8 {
     4 << color.index()
@@ -184,6 +206,7 @@ impl VariantEval {
         &self,
         pos: &Position,
         window: Option<(Value, Value)>,
+        scratch: &mut EvalScratch,
     ) -> (Sums, i32, [i32; 2], [i32; 2], bool) {
         let v = &*self.variant;
         let t = &self.tables;
@@ -257,7 +280,11 @@ impl VariantEval {
             }
         }
 
-        pawn_cache::with(
+        let EvalScratch {
+            attacked,
+            pawns: formations,
+        } = scratch;
+        formations.with(
             pawn_key,
             || self.pawn_structure(pos, pawn_key),
             |pawn| {
@@ -265,10 +292,8 @@ impl VariantEval {
                     side.0 += cached.0;
                     side.1 += cached.1;
                 }
-                self.activity(pos, royal, &pawn.file_pawns, &mut score);
-                ATTACKED.with_borrow(|attacked| {
-                    self.shelter_and_passers(pos, royal, &pawn.passers, attacked, &mut score)
-                });
+                self.activity(pos, royal, &pawn.file_pawns, &mut score, attacked);
+                self.shelter_and_passers(pos, royal, &pawn.passers, attacked, &mut score);
             },
         );
 
@@ -286,13 +311,14 @@ impl VariantEval {
         royal: [Option<Square>; 2],
         file_pawns: &[FileCounts; 2],
         score: &mut Sums,
+        attacked: &mut Vec<u8>,
     ) {
         let v = &*self.variant;
         let g = &v.geometry;
         let t = &self.tables;
         let np = t.pieces.len();
         let ranks = g.ranks as i32;
-        ATTACKED.with_borrow_mut(|attacked| {
+        {
             attacked.clear();
             attacked.resize(g.num_cells(), 0);
             for color in Color::ALL {
@@ -464,7 +490,7 @@ impl VariantEval {
                     }
                 }
             }
-        });
+        }
     }
 
     /// The pawn shield in front of each royal man still near home, and the passed men (from
@@ -686,15 +712,46 @@ impl VariantEval {
     }
 }
 
+impl VariantEval {
+    /// The evaluation (lazy with a `window`) with the working memory `scratch`.
+    fn evaluate_in(
+        &self,
+        pos: &Position,
+        window: Option<(Value, Value)>,
+        scratch: &mut EvalScratch,
+    ) -> (Value, bool) {
+        let (score, phase, mat, pawns, complete) = self.terms(pos, window, scratch);
+        (self.combine(pos, &score, phase, &mat, &pawns), complete)
+    }
+}
+
 impl Evaluator for VariantEval {
+    fn new_cache(&self) -> EvalCache {
+        Box::new(EvalScratch::for_search())
+    }
+
+    fn evaluate_with(&self, pos: &Position, cache: &mut EvalCache) -> Value {
+        self.evaluate_in(pos, None, EvalScratch::of(cache)).0
+    }
+
+    fn evaluate_lazy_with(
+        &self,
+        pos: &Position,
+        cache: &mut EvalCache,
+        alpha: Value,
+        beta: Value,
+    ) -> (Value, bool) {
+        self.evaluate_in(pos, Some((alpha, beta)), EvalScratch::of(cache))
+    }
+
+    // One-off evaluations (protocols, tuning, tests) skip the pawn cache: allocating its
+    // table would cost more than the one formation it would ever hold.
     fn evaluate(&self, pos: &Position) -> Value {
-        let (score, phase, mat, pawns, _) = self.terms(pos, None);
-        self.combine(pos, &score, phase, &mat, &pawns)
+        self.evaluate_in(pos, None, &mut EvalScratch::default()).0
     }
 
     fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> (Value, bool) {
-        let (score, phase, mat, pawns, complete) = self.terms(pos, Some((alpha, beta)));
-        (self.combine(pos, &score, phase, &mat, &pawns), complete)
+        self.evaluate_in(pos, Some((alpha, beta)), &mut EvalScratch::default())
     }
 
     fn piece_value(&self, id: PieceId) -> Value {

@@ -14,7 +14,7 @@ pub mod tables;
 pub mod terms;
 pub mod tuning;
 
-pub use evaluate::VariantEval;
+pub use evaluate::{EvalScratch, VariantEval};
 pub use tables::{PieceInfo, Tables, ValueSource, Weights};
 pub use terms::Terms;
 

@@ -51,7 +51,7 @@ impl Position {
                         continue;
                     }
                 }
-                let _ = list.try_push(Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8));
+                list.push(Move::with(sq, sq, MoveKind::Drop, Square::NONE, id as u8));
             }
         }
     }

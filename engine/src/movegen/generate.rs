@@ -2,22 +2,25 @@
 //! path, conditional rays (lame, hopping, initial, e.p.) on the general path, then castling,
 //! gating and drops.
 
-use arrayvec::ArrayVec;
-
+use super::list::SpillVec;
 use crate::board::position::{Position, CASTLE_BITS};
 use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
 use crate::variant::tables::{HopKind, PieceMask, Ray, Route, CAPTURE, EN_PASSANT, QUIET};
 
-/// The most moves one position can have in any supported variant.
-pub const MAX_MOVES: usize = 1024;
+/// How many moves a list holds on the stack before it moves to the heap: more than any
+/// position of the built-in variants has, so that their search never allocates, and small
+/// enough that a list in each of the search's frames (up to `MAX_PLY` of them) fits the 8 MB
+/// stack of the main thread.
+pub const INLINE_MOVES: usize = 1024;
 
-/// A list of moves on the stack.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+/// A list of moves: on the stack up to [`INLINE_MOVES`], on the heap past that, so that no
+/// variant's moves are cut off (a 16x16 board with drops of five types has over 1,200).
+pub type MoveList = SpillVec<Move, INLINE_MOVES>;
 
-/// Appends to a move list, dropping moves past its capacity rather than panicking.
+/// Appends to a move list.
 #[inline(always)]
 fn push(list: &mut MoveList, mv: Move) {
-    let _ = list.try_push(mv);
+    list.push(mv);
 }
 
 /// Where generated moves go: a list, or a counter when only their number matters (perft's
@@ -471,7 +474,7 @@ impl Position {
             }
         }
         if gated_any && rules.last_compulsory && self.last_gate_opener(from) {
-            list.drain(first..end);
+            list.remove_range(first..end);
         }
     }
 

@@ -363,7 +363,7 @@ impl Position {
                 if let Some((kind, to, aux)) = self.path_move(from, end) {
                     match kind {
                         MoveKind::Pass | MoveKind::Swap => {
-                            let _ = list.try_push(Move::with(from, to, kind, aux, Move::NO_PIECE));
+                            list.push(Move::with(from, to, kind, aux, Move::NO_PIECE));
                         }
                         _ => self.push_board_move(from, to, cell, kind, aux, list),
                     }

@@ -1,7 +1,7 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
 //! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack
 //! test and legality filter (`legal`), the quick may-give-check filter (`checks`), move text
-//! (`notation`) and perft (`perft`).
+//! (`notation`), perft (`perft`) and the move list that spills to the heap (`list`).
 
 mod boards;
 mod checks;
@@ -9,9 +9,11 @@ mod drops;
 pub(crate) mod generate;
 pub(crate) mod legal;
 mod legs;
+mod list;
 pub mod notation;
 pub mod perft;
 
-pub use generate::{MoveList, MAX_MOVES};
+pub use generate::{MoveList, INLINE_MOVES};
 pub use legal::DeferredLegality;
+pub use list::SpillVec;
 pub use notation::MoveError;

@@ -112,6 +112,14 @@ impl History {
         }
     }
 
+    /// Forgets every score, as if new (for a new game).
+    pub fn clear(&mut self) {
+        self.quiet.fill(0);
+        for table in &mut self.cont {
+            table.fill(0);
+        }
+    }
+
     /// The slot of a man of type `id` arriving on `to`, if both are in range.
     #[inline]
     pub fn slot(&self, id: PieceId, to: Square) -> Option<Slot> {

@@ -14,6 +14,7 @@ mod busy;
 mod history;
 mod pages;
 pub mod see;
+mod thread_data;
 pub mod time;
 pub mod tt;
 mod turn;
@@ -28,6 +29,7 @@ use crate::types::{Move, PieceId};
 use crate::variant::GameValue;
 
 pub use pages::AllocError;
+use thread_data::ThreadData;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
 
@@ -48,19 +50,48 @@ pub const INFINITE: Value = 32_500;
 /// The deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
 
+/// An evaluator's working memory for one search thread (its caches and scratch maps): made by
+/// [`Evaluator::new_cache`], kept by the searcher with the thread's other data between
+/// searches, and passed to each of that thread's evaluations, so that an evaluator needs no
+/// thread-local state (which would outlive the searcher and be shared by unrelated searches).
+pub type EvalCache = Box<dyn std::any::Any + Send>;
+
 /// Scores a position for the search. Implemented by the evaluation crate; shared by every
-/// search thread, so it must be `Sync` and take `&self`.
+/// search thread, so it must be `Sync` and take `&self`: what it keeps per thread lives in
+/// the [`EvalCache`] each thread passes in.
 pub trait Evaluator: Sync {
-    /// The static score of `pos` in centipawns, from the side to move's point of view.
-    /// It must stay well inside `±MATE_BOUND`.
-    fn evaluate(&self, pos: &Position) -> Value;
+    /// A fresh working memory for one thread. By default none.
+    fn new_cache(&self) -> EvalCache {
+        Box::new(())
+    }
+
+    /// The static score of `pos` in centipawns, from the side to move's point of view, with
+    /// the calling thread's `cache`. It must stay well inside `±MATE_BOUND`, and must not
+    /// depend on what the cache holds.
+    fn evaluate_with(&self, pos: &Position, cache: &mut EvalCache) -> Value;
 
     /// The score of `pos`, or an estimate of it when that is far outside `alpha..beta` (a
     /// cheaper evaluation that leaves out small terms), with `true` when it is the full
     /// evaluation (the search caches only those). By default the full evaluation.
-    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> (Value, bool) {
+    fn evaluate_lazy_with(
+        &self,
+        pos: &Position,
+        cache: &mut EvalCache,
+        alpha: Value,
+        beta: Value,
+    ) -> (Value, bool) {
         let _ = (alpha, beta);
-        (self.evaluate(pos), true)
+        (self.evaluate_with(pos, cache), true)
+    }
+
+    /// One evaluation outside a search, with a working memory of its own.
+    fn evaluate(&self, pos: &Position) -> Value {
+        self.evaluate_with(pos, &mut self.new_cache())
+    }
+
+    /// One lazy evaluation outside a search (see [`Evaluator::evaluate_lazy_with`]).
+    fn evaluate_lazy(&self, pos: &Position, alpha: Value, beta: Value) -> (Value, bool) {
+        self.evaluate_lazy_with(pos, &mut self.new_cache(), alpha, beta)
     }
 
     /// The material value of a piece type (for capture ordering and pruning margins).
@@ -267,6 +298,10 @@ impl Shared<'_> {
 pub struct Searcher {
     tt: TranspositionTable,
     threads: usize,
+    /// Each thread's lasting data (index 0 the main thread's), kept between searches; built
+    /// by the first search of a variant, rebuilt when the variant or the number of threads
+    /// changes, cleared by [`Searcher::clear`].
+    data: Vec<ThreadData>,
     stop: Arc<AtomicBool>,
     /// When [`Searcher::arm`] cleared the stop flag for the next search, which must then keep
     /// any stop requested since, and whose clock runs from that moment.
@@ -281,6 +316,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads: threads.max(1),
+            data: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
             armed: None,
             move_overhead: time::DEFAULT_OVERHEAD_MS,
@@ -313,6 +349,9 @@ impl Searcher {
     /// limits repeats itself exactly.
     pub fn clear(&mut self) {
         self.tt.clear();
+        for d in &mut self.data {
+            d.clear();
+        }
     }
 
     /// A handle that stops the running search when set to `true` (from another thread).
@@ -379,26 +418,47 @@ impl Searcher {
             inner: report,
             first: None,
         };
-        let (main, helpers) = std::thread::scope(|s| {
-            let handles: Vec<_> = (1..self.threads)
-                .filter_map(|id| {
+        // The threads' data, fitted to this search: one per thread, for this variant.
+        let mut data = std::mem::take(&mut self.data);
+        data.truncate(self.threads);
+        for d in &mut data {
+            d.prepare(pos.variant());
+        }
+        while data.len() < self.threads {
+            data.push(ThreadData::new(pos.variant(), eval));
+        }
+        let mut data = data.into_iter();
+        let main_data = data.next().expect("one thread at least");
+        let (main, helpers, kept) = std::thread::scope(|s| {
+            let handles: Vec<_> = data
+                .enumerate()
+                .filter_map(|(i, d)| {
                     let shared = &shared;
                     let p = pos.clone();
-                    // A helper that cannot be had (the system's thread limit) is left out.
+                    // A helper that cannot be had (the system's thread limit) is left out
+                    // (and its data with it: the next search builds it again).
                     std::thread::Builder::new()
                         .stack_size(SEARCH_STACK_BYTES)
                         .spawn_scoped(s, move || {
-                            worker::Worker::new(id, p, shared, eval).iterate(&mut Silent)
+                            let mut w = worker::Worker::new(i + 1, p, shared, eval, d);
+                            let r = w.iterate(&mut Silent);
+                            (r, w.into_data())
                         })
                         .ok()
                 })
                 .collect();
-            let mut w = worker::Worker::new(0, pos.clone(), &shared, eval);
+            let mut w = worker::Worker::new(0, pos.clone(), &shared, eval, main_data);
             let r = w.iterate(&mut reported);
             shared.stop.store(true, Ordering::Relaxed);
-            let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-            (r, helpers)
+            let mut kept = vec![w.into_data()];
+            let mut helpers = Vec::new();
+            for (h, d) in handles.into_iter().filter_map(|h| h.join().ok()) {
+                helpers.push(h);
+                kept.push(d);
+            }
+            (r, helpers, kept)
         });
+        self.data = kept;
         let nodes = shared.nodes.load(Ordering::Relaxed);
         let (result, from_helper) = if limits.multipv > 1 {
             // The lines reported are the main thread's; its best line is the answer.

@@ -7,19 +7,20 @@ mod root;
 use std::sync::atomic::Ordering;
 
 use super::busy;
-use super::history::{History, Slot, HISTORY_MAX};
+use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
+use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
 use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound};
 use super::{
     game_value, Evaluator, Score, SearchReport, Shared, Value, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
-use crate::movegen::{MoveList, MAX_MOVES};
+use crate::movegen::{MoveList, SpillVec, INLINE_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
 
 /// A placeholder for "no move" in killer slots and the PV table.
-const NO_MOVE: Move = Move {
+pub(crate) const NO_MOVE: Move = Move {
     from: Square::NONE,
     to: Square::NONE,
     aux: Square::NONE,
@@ -70,8 +71,8 @@ fn is_bad_capture(score: i32) -> bool {
 /// that the many nodes that cut off early never pay for the exchanges of moves they never try.
 #[derive(Default)]
 struct ScoreList {
-    score: arrayvec::ArrayVec<i32, { crate::movegen::MAX_MOVES }>,
-    unchecked: arrayvec::ArrayVec<bool, { crate::movegen::MAX_MOVES }>,
+    score: SpillVec<i32, INLINE_MOVES>,
+    unchecked: SpillVec<bool, INLINE_MOVES>,
 }
 
 impl ScoreList {
@@ -111,8 +112,9 @@ pub(crate) struct Worker<'a> {
     published: u64,
     seldepth: usize,
     stopped: bool,
-    killers: Vec<[Move; 2]>,
-    history: History,
+    /// The thread's lasting data (histories, killers, counter-moves, evaluation caches),
+    /// lent by the searcher for this search and handed back by [`Worker::into_data`].
+    data: ThreadData,
     /// The slot (piece type x destination) of the move being searched at each ply, `None`
     /// for a null move or a move the histories do not cover.
     played: Vec<Option<Slot>>,
@@ -133,12 +135,6 @@ pub(crate) struct Worker<'a> {
     /// Piece values per type, read once from the evaluator.
     values: Vec<Value>,
     see_values: SeeValues,
-    /// Full static evaluations by position key (a small direct-mapped cache: the same
-    /// positions come back through transpositions, re-searches and quiescence).
-    eval_cache: Vec<(u64, Value)>,
-    /// Per (piece type, cell) of the opponent's last move: the quiet reply that last refuted
-    /// it.
-    counters: Vec<Move>,
     /// The move being searched at each ply (`NO_MOVE` for a null move).
     path: Vec<Move>,
     /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
@@ -148,9 +144,6 @@ pub(crate) struct Worker<'a> {
     /// search is under way.
     root_fail_high: Option<Move>,
 }
-
-/// Entries in each thread's evaluation cache (a power of two).
-const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 /// The shallowest node where threads put off the moves another thread is searching: below it
 /// the searches are too short to be worth sharing out.
@@ -166,6 +159,7 @@ impl<'a> Worker<'a> {
         pos: Position,
         shared: &'a Shared<'a>,
         eval: &'a dyn Evaluator,
+        data: ThreadData,
     ) -> Worker<'a> {
         let v = pos.variant().clone();
         let cells = v.geometry.num_cells();
@@ -189,10 +183,7 @@ impl<'a> Worker<'a> {
             published: 0,
             seldepth: 0,
             stopped: false,
-            killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
-            history: History::new(pieces, cells, |cell| {
-                v.geometry.contains(Square(cell as u16))
-            }),
+            data,
             played: vec![None; MAX_PLY + 1],
             cells,
             pieces,
@@ -207,11 +198,14 @@ impl<'a> Worker<'a> {
             royal_mask: v.royal_mask != 0,
             values,
             see_values,
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
-            counters: vec![NO_MOVE; pieces * cells],
             path: vec![NO_MOVE; MAX_PLY + 1],
             root_skip: Vec::new(),
         }
+    }
+
+    /// The thread's lasting data, for the searcher to keep until the next search.
+    pub fn into_data(self) -> ThreadData {
+        self.data
     }
 
     /// Iterative deepening; returns the last completed iteration (or the partial one, when it
@@ -422,7 +416,7 @@ impl<'a> Worker<'a> {
     /// The histories' name for `mv` (before it is made).
     #[inline]
     fn slot(&self, mv: Move) -> Option<Slot> {
-        self.history.slot(self.pos.moved_piece(mv)?, mv.to)
+        self.data.history.slot(self.pos.moved_piece(mv)?, mv.to)
     }
 
     /// The moves played at the two plies before `ply`, as the continuation histories see them.
@@ -435,8 +429,9 @@ impl<'a> Worker<'a> {
     /// The history of the quiet move `mv` by `side` at `ply` (before it is made).
     #[inline]
     fn quiet_history(&self, side: Color, mv: Move, ply: usize) -> i32 {
-        self.slot(mv)
-            .map_or(0, |s| self.history.score(side, s, self.earlier_slots(ply)))
+        self.slot(mv).map_or(0, |s| {
+            self.data.history.score(side, s, self.earlier_slots(ply))
+        })
     }
 
     /// The slot in `counters` for the opponent's move that led to `ply`.
@@ -453,7 +448,7 @@ impl<'a> Worker<'a> {
     fn update_history(&mut self, side: Color, mv: Move, ply: usize, bonus: i32) {
         if let Some(s) = self.slot(mv) {
             let earlier = self.earlier_slots(ply);
-            self.history.update(side, s, earlier, bonus);
+            self.data.history.update(side, s, earlier, bonus);
         }
     }
 
@@ -488,12 +483,14 @@ impl<'a> Worker<'a> {
     /// The full static evaluation of the current position.
     fn evaluate(&mut self) -> Value {
         let key = self.pos.hash();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = &mut self.data.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let v = self.eval.evaluate(&self.pos);
-        self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, v);
+        let v = self
+            .eval
+            .evaluate_with(&self.pos, &mut self.data.eval_scratch);
+        self.data.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)] = (key, v);
         v
     }
 
@@ -501,11 +498,13 @@ impl<'a> Worker<'a> {
     /// it is complete).
     fn evaluate_lazy(&mut self, alpha: Value, beta: Value) -> Value {
         let key = self.pos.hash();
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let slot = &mut self.data.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         if slot.0 == key {
             return slot.1;
         }
-        let (v, complete) = self.eval.evaluate_lazy(&self.pos, alpha, beta);
+        let (v, complete) =
+            self.eval
+                .evaluate_lazy_with(&self.pos, &mut self.data.eval_scratch, alpha, beta);
         if complete {
             *slot = (key, v);
         }
@@ -554,8 +553,8 @@ impl<'a> Worker<'a> {
     /// the same order.
     fn score_moves(&self, moves: &MoveList, tt_key: u32, ply: usize, scores: &mut ScoreList) {
         let side = self.pos.side_to_move();
-        let counter = self.counter_index(ply).map(|i| self.counters[i]);
-        let history = self.history.rows(side, self.earlier_slots(ply));
+        let counter = self.counter_index(ply).map(|i| self.data.counters[i]);
+        let history = self.data.history.rows(side, self.earlier_slots(ply));
         for &mv in &moves[scores.score.len()..] {
             if tt_key != 0 && move_key(mv) == tt_key {
                 scores.push(SCORE_TT, false);
@@ -569,9 +568,9 @@ impl<'a> Worker<'a> {
             } else if let Some(p) = mv.promotion() {
                 scores.push(SCORE_CAPTURE + self.value(p) - 200, true);
             } else {
-                let score = if mv == self.killers[ply][0] {
+                let score = if mv == self.data.killers[ply][0] {
                     SCORE_KILLER + 1
-                } else if mv == self.killers[ply][1] {
+                } else if mv == self.data.killers[ply][1] {
                     SCORE_KILLER
                 } else if counter == Some(mv) {
                     SCORE_KILLER - 1
@@ -971,7 +970,7 @@ impl<'a> Worker<'a> {
             }
             let capture = self.pos.is_capture(mv);
             let quiet = !capture && mv.promotion().is_none();
-            let is_killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+            let is_killer = mv == self.data.killers[ply][0] || mv == self.data.killers[ply][1];
             let history = if quiet {
                 self.quiet_history(us, mv, ply)
             } else {
@@ -1010,7 +1009,6 @@ impl<'a> Worker<'a> {
             let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
             if busy_mark
                 .is_some_and(|m| searched > 0 && !second_pass && self.shared.busy.is_busy(m))
-                && moves.len() + put_off.len() < MAX_MOVES
                 && put_off.try_push((mv, scores.score[i])).is_ok()
             {
                 continue;
@@ -1099,12 +1097,12 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply] = n + 1;
                     if v >= beta {
                         if quiet {
-                            if self.killers[ply][0] != mv {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = mv;
+                            if self.data.killers[ply][0] != mv {
+                                self.data.killers[ply][1] = self.data.killers[ply][0];
+                                self.data.killers[ply][0] = mv;
                             }
                             if let Some(c) = self.counter_index(ply) {
-                                self.counters[c] = mv;
+                                self.data.counters[c] = mv;
                             }
                             let bonus = (depth * depth * 8).min(HISTORY_MAX / 2);
                             self.update_history(us, mv, ply, bonus);
