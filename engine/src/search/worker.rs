@@ -6,6 +6,8 @@ mod root;
 
 use std::sync::atomic::Ordering;
 
+use once_cell::sync::Lazy;
+
 use super::busy;
 use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
@@ -18,6 +20,18 @@ use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
 use crate::movegen::{MoveList, SpillVec, INLINE_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
+
+/// Late-move reductions by depth and move number (both capped at 63), the same for every
+/// search: built once, on the first search.
+static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
+    let mut lmr = [[0u8; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+        }
+    }
+    lmr
+});
 
 /// A placeholder for "no move" in killer slots and the PV table.
 pub(crate) const NO_MOVE: Move = Move {
@@ -128,7 +142,6 @@ pub(crate) struct Worker<'a> {
     root_depth: i32,
     /// Ply of the last null move on the current path (repetitions do not cross it).
     last_null: Vec<usize>,
-    lmr: Vec<[u8; 64]>,
     /// Mover colour with the bits of the variant that the node code asks about.
     checking: bool,
     royal_mask: bool,
@@ -164,12 +177,6 @@ impl<'a> Worker<'a> {
         let v = pos.variant().clone();
         let cells = v.geometry.num_cells();
         let pieces = v.num_pieces().max(1);
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
-            }
-        }
         let values = (0..v.num_pieces())
             .map(|i| eval.piece_value(crate::types::PieceId(i as u8)))
             .collect();
@@ -192,7 +199,6 @@ impl<'a> Worker<'a> {
             evals: [0; MAX_PLY + 1],
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
-            lmr,
             root_fail_high: None,
             checking: v.checking,
             royal_mask: v.royal_mask != 0,
@@ -1049,7 +1055,7 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 // Checks are not reduced: most tactics in the test suites start with one.
                 if depth >= 3 && quiet && !gives_check && !root {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r = LMR[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= pv_node as i32;
                     r -= is_killer as i32;
                     r += !improving as i32;
