@@ -41,14 +41,8 @@ pub fn run(
     threads: usize,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let v = registry
-        .get(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
-    let pos = match fen {
-        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
-        None => Position::startpos(&v),
-    };
-    let eval = VariantEval::new(&v);
+    let pos = crate::position_of(registry, variant, fen)?;
+    let eval = VariantEval::new(pos.variant());
     let mut searcher = Searcher::new(HASH_MB, threads);
     // No GUI stands between the command line and the clock: the whole time is the search's.
     searcher.move_overhead = 0;

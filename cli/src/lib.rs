@@ -17,8 +17,29 @@ mod rules;
 use std::io::Write;
 
 use chimera_engine::registry::Registry;
+use chimera_engine::Position;
 
 use args::{parse_args, Command, USAGE};
+
+/// The position a tool works on: `variant`'s start, or `fen` read for it. What is odd about
+/// a FEN's position, though playable, is said on standard error.
+pub(crate) fn position_of(
+    registry: &Registry,
+    variant: &str,
+    fen: Option<&str>,
+) -> Result<Position, String> {
+    let v = registry
+        .get(variant)
+        .ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
+    let pos = match fen {
+        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
+        None => Position::startpos(&v),
+    };
+    for w in pos.oddities() {
+        eprintln!("chimera: warning: {w}");
+    }
+    Ok(pos)
+}
 
 /// Runs a command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {

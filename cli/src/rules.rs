@@ -5,7 +5,6 @@ use std::io::Write;
 use std::time::Instant;
 
 use chimera_engine::registry::Registry;
-use chimera_engine::Position;
 
 /// `chimera eval-tables`: the evaluation tables of a variant, as text.
 pub(crate) fn eval_tables(
@@ -75,16 +74,7 @@ pub(crate) fn perft(
     threads: usize,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let v = registry
-        .get(variant)
-        .ok_or_else(|| format!("unknown variant '{variant}' (see 'chimera variants')"))?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
-        None => Position::startpos(&v),
-    };
-    for w in pos.oddities() {
-        eprintln!("chimera: warning: {w}");
-    }
+    let mut pos = crate::position_of(registry, variant, fen)?;
     let start = Instant::now();
     let divide = if threads > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
