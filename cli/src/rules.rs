@@ -5,6 +5,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use chimera_engine::registry::Registry;
+use chimera_protocol::report::perft_lines;
+use chimera_protocol::wire::Castling;
 
 /// `chimera eval-tables`: the evaluation tables of a variant, as text.
 pub(crate) fn eval_tables(
@@ -85,24 +87,18 @@ pub(crate) fn perft(
     } else {
         pos.perft_divide(depth, false)
     };
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|d| d.1).sum()
-    };
-    let elapsed = start.elapsed();
-    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
-    for (mv, n) in &divide {
-        w(out, format!("{}: {}", pos.move_text(*mv), n))?;
+    let secs = start.elapsed().as_secs_f64();
+    let (lines, total) = perft_lines(&pos, depth, &divide, Castling::KingToTarget);
+    let (last, moves) = lines.split_last().expect("perft_lines ends with the total");
+    for line in moves {
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
     }
-    w(out, String::new())?;
-    let secs = elapsed.as_secs_f64();
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
         secs,
         total as f64 / secs.max(1e-9)
     );
-    w(out, format!("Nodes searched: {total}"))
+    writeln!(out, "{last}").map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

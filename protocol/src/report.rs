@@ -6,7 +6,7 @@
 use chimera_engine::search::{IterationInfo, SearchResult};
 use chimera_engine::{Move, Position};
 
-use crate::wire::{line_text, Castling};
+use crate::wire::{line_text, move_text, Castling};
 
 /// The moves of a variation in coordinate notation, each written in the position it is made in.
 pub fn pv_text(root: &Position, pv: &[Move]) -> String {
@@ -64,4 +64,27 @@ pub fn info_line_with(root: &Position, info: &IterationInfo, castling: Castling)
         info.time.as_millis(),
         line_text(root, &info.pv, castling)
     )
+}
+
+/// A perft count split by root move, as Stockfish's `go perft` writes it and both `go perft`
+/// and `chimera perft` print it: one `move: count` line per root move of `root`, an empty
+/// line, then `Nodes searched: N` (the total, 1 at depth 0); with the total.
+pub fn perft_lines(
+    root: &Position,
+    depth: u32,
+    divide: &[(Move, u64)],
+    castling: Castling,
+) -> (Vec<String>, u64) {
+    let total = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|d| d.1).sum()
+    };
+    let mut lines: Vec<String> = divide
+        .iter()
+        .map(|(m, n)| format!("{}: {n}", move_text(root, *m, castling)))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    (lines, total)
 }

@@ -10,9 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chimera_engine::registry::Registry;
-use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher};
+use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
 use chimera_engine::{Move, MoveError, Position, VariantRef};
 use chimera_eval::VariantEval;
+
+use crate::report::perft_lines;
 
 /// Where protocol lines go. Cloned into the search thread, so a line is written whole and
 /// flushed at once whichever thread writes it; tests capture the lines instead of stdout.
@@ -507,17 +509,9 @@ impl EngineState {
                     )));
                 }
                 Ok(Some(divide)) => {
-                    let total: u64 = if depth == 0 {
-                        1
-                    } else {
-                        divide.iter().map(|d| d.1).sum()
-                    };
-                    for (m, n) in &divide {
-                        let text = crate::wire::move_text(&pos, *m, castling);
-                        out.line(&format!("{text}: {n}"));
+                    for line in perft_lines(&pos, depth, &divide, castling).0 {
+                        out.line(&line);
                     }
-                    out.line("");
-                    out.line(&format!("Nodes searched: {total}"));
                 }
                 Ok(None) => out.line(&stopped),
             }
@@ -535,12 +529,8 @@ impl EngineState {
     }
 }
 
-/// The stack of a thread that searches or counts: the search recurses up to `MAX_PLY` plies
-/// with a move list in every frame, more than the 2 MB a spawned thread gets by default
-/// (reserved address space; only what is used is ever backed by memory).
-pub const JOB_STACK_BYTES: usize = chimera_engine::search::SEARCH_STACK_BYTES;
-
-/// Runs `run(job)` on a new thread with a search-sized stack. The job is handed over only once
+/// Runs `run(job)` on a new thread with a search's stack ([`SEARCH_STACK_BYTES`]: perft recurses
+/// like the search, a move list in every frame). The job is handed over only once
 /// the thread exists, so that when none can be had the caller gets it back with the error
 /// (the searcher it holds must not be lost).
 fn spawn_job<T: Send + 'static>(
@@ -549,7 +539,7 @@ fn spawn_job<T: Send + 'static>(
 ) -> Result<(), (T, String)> {
     let (tx, rx) = std::sync::mpsc::channel::<T>();
     let spawned = std::thread::Builder::new()
-        .stack_size(JOB_STACK_BYTES)
+        .stack_size(SEARCH_STACK_BYTES)
         .spawn(move || {
             if let Ok(job) = rx.recv() {
                 run(job);

@@ -56,11 +56,10 @@ impl ThreadData {
     fn with_scratch(variant: &VariantRef, eval_scratch: EvalCache) -> ThreadData {
         let cells = variant.geometry.num_cells();
         let pieces = variant.num_pieces().max(1);
-        let v = variant.clone();
         ThreadData {
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
             history: History::new(pieces, cells, |cell| {
-                v.geometry.contains(Square(cell as u16))
+                variant.geometry.contains(Square(cell as u16))
             }),
             counters: vec![NO_MOVE; pieces * cells],
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],

@@ -22,21 +22,31 @@ impl Variant {
     /// How far a man of type `id` reaches on the empty board (White's moves): the evaluation
     /// weighs pieces by it, whatever the compiled tables look like.
     pub fn empty_board_reach(&self, id: PieceId) -> EmptyBoardReach {
-        let v = self;
-        let g = &v.geometry;
-        let moves = &v.pieces[id.index()].moves[0];
-        let board = &v.empty_board;
-        let on = |s: Square| board.get(s.index()).is_some_and(|c| !c.is_off());
-        let mut leaps = 0usize;
-        let mut rides = 0usize;
+        let g = &self.geometry;
+        let moves = &self.pieces[id.index()].moves[0];
+        let on = |s: Square| self.empty_board.get(s.index()).is_some_and(|c| !c.is_off());
+        // The rides that count: plain slides, and the conditional moves at their empty-board
+        // reach (a hopper's captures need a screen the empty board does not have, so only its
+        // quiet part counts; initial moves are left out).
+        let rides_counted: Vec<(i16, u8)> = moves
+            .slides
+            .iter()
+            .map(|sl| (sl.delta, sl.max))
+            .chain(
+                moves
+                    .rays
+                    .iter()
+                    .filter(|r| !(r.initial || r.mode & QUIET == 0 && r.hop != HopKind::None))
+                    .filter(|r| r.mode & (QUIET | CAPTURE) != 0)
+                    .map(|r| (r.delta, r.max)),
+            )
+            .collect();
+        let (mut leaps, mut rides) = (0usize, 0usize);
         let mut seen = vec![false; g.num_cells()];
-        let stride = g.stride() as i32;
-        let mut deltas: Vec<i32> = Vec::new();
         for from in g.squares() {
             seen.iter_mut().for_each(|s| *s = false);
-            let mut mark = |s: Square, ride: bool, seen: &mut Vec<bool>| {
-                if !seen[s.index()] {
-                    seen[s.index()] = true;
+            let mut mark = |s: Square, ride: bool| {
+                if !std::mem::replace(&mut seen[s.index()], true) {
                     if ride {
                         rides += 1;
                     } else {
@@ -45,58 +55,32 @@ impl Variant {
                 }
             };
             for l in &moves.leaps {
-                deltas.push(l.delta as i32);
                 let to = from.offset(l.delta);
                 if l.mode & (QUIET | CAPTURE) != 0 && on(to) {
-                    mark(to, false, &mut seen);
+                    mark(to, false);
                 }
             }
-            for ds in &moves.double_steps {
-                deltas.push(ds.delta as i32);
-            }
-            for sl in &moves.slides {
-                deltas.push(sl.delta as i32);
-                let ride = sl.max != 1;
-                let mut to = from;
-                let mut k = 0;
-                loop {
-                    to = to.offset(sl.delta);
+            for &(delta, max) in &rides_counted {
+                let mut to = from.offset(delta);
+                let mut k = 1;
+                while on(to) {
+                    mark(to, max != 1);
+                    if max != 0 && k >= max {
+                        break;
+                    }
+                    to = to.offset(delta);
                     k += 1;
-                    if !on(to) {
-                        break;
-                    }
-                    mark(to, ride, &mut seen);
-                    if sl.max != 0 && k >= sl.max {
-                        break;
-                    }
-                }
-            }
-            for r in &moves.rays {
-                deltas.push(r.delta as i32);
-                // Conditional moves count at their empty-board reach: a hopper's captures need a
-                // screen the empty board does not have, so only its quiet part counts.
-                if r.initial || r.mode & QUIET == 0 && r.hop != HopKind::None {
-                    continue;
-                }
-                if r.mode & (QUIET | CAPTURE) == 0 {
-                    continue;
-                }
-                let ride = r.max != 1;
-                let mut to = from;
-                let mut k = 0;
-                loop {
-                    to = to.offset(r.delta);
-                    k += 1;
-                    if !on(to) {
-                        break;
-                    }
-                    mark(to, ride, &mut seen);
-                    if r.max != 0 && k >= r.max {
-                        break;
-                    }
                 }
             }
         }
+        // Every move's direction, for the colour binding (the skipped conditional moves too).
+        let deltas: Vec<i32> = (moves.leaps.iter().map(|l| l.delta))
+            .chain(moves.double_steps.iter().map(|d| d.delta))
+            .chain(moves.slides.iter().map(|s| s.delta))
+            .chain(moves.rays.iter().map(|r| r.delta))
+            .map(i32::from)
+            .collect();
+        let stride = g.stride() as i32;
         let n = g.num_squares().max(1) as f64;
         // A step of (dx, dy) keeps the square colour when dx + dy is even; the mailbox offset is
         // dy * stride + dx, so its parity is (dx + dy) mod 2 only when the stride is odd. Recover
