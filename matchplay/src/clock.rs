@@ -1,5 +1,6 @@
 //! Time controls and chess clocks: `--tc BASE+INC` in seconds (`10+0.1`, `60`, or `inf` for no
-//! clock), and the per-side clock the referee runs. An engine may overstep its clock by the
+//! clock), and the per-side clock the referee runs. Each side's clock runs with its own control,
+//! so an engine given time odds (`tc=` in its `--engine` spec) keeps its own base and increment. An engine may overstep its clock by the
 //! match's latency margin (default [`DEFAULT_MARGIN_MS`]) without losing: process start-up of a
 //! pipe, thread wake-ups and a busy machine cost a few milliseconds that are not the engine's
 //! fault. An overstep within the margin leaves the clock at zero before the increment is added.
@@ -65,8 +66,8 @@ impl fmt::Display for TimeControl {
 pub struct Clocks {
     /// Time left per side; `None` without a clock.
     pub left_ms: Option<[i64; 2]>,
-    /// The increment.
-    pub inc_ms: u64,
+    /// The increment per side.
+    pub inc_ms: [u64; 2],
     /// The overstep forgiven.
     pub margin_ms: u64,
     /// The least time each side had left after a move, before its increment (negative for
@@ -77,24 +78,28 @@ pub struct Clocks {
 }
 
 impl Clocks {
-    /// Both clocks at the start of a game.
-    pub fn new(tc: TimeControl, margin_ms: u64) -> Clocks {
-        match tc {
-            TimeControl::Increment { base_ms, inc_ms } => Clocks {
-                left_ms: Some([base_ms as i64; 2]),
-                inc_ms,
-                margin_ms,
-                closest_ms: [None; 2],
-                forgiven: [0; 2],
-            },
-            TimeControl::Unlimited => Clocks {
-                left_ms: None,
-                inc_ms: 0,
-                margin_ms,
-                closest_ms: [None; 2],
-                forgiven: [0; 2],
-            },
+    /// Both clocks at the start of a game, each side (index 0 = White) with its own control.
+    /// No clock runs unless both sides have one (the match's options never mix the two).
+    pub fn new(tc: [TimeControl; 2], margin_ms: u64) -> Clocks {
+        let mut clocks = Clocks {
+            left_ms: None,
+            inc_ms: [0; 2],
+            margin_ms,
+            closest_ms: [None; 2],
+            forgiven: [0; 2],
+        };
+        if let [TimeControl::Increment {
+            base_ms: w,
+            inc_ms: wi,
+        }, TimeControl::Increment {
+            base_ms: b,
+            inc_ms: bi,
+        }] = tc
+        {
+            clocks.left_ms = Some([w as i64, b as i64]);
+            clocks.inc_ms = [wi, bi];
         }
+        clocks
     }
 
     /// How long to wait for side `side`'s move before calling it a forfeit; `None` without a
@@ -121,7 +126,7 @@ impl Clocks {
             left[side] = after;
             return false;
         }
-        left[side] = after.max(0) + self.inc_ms as i64;
+        left[side] = after.max(0) + self.inc_ms[side] as i64;
         true
     }
 }
@@ -159,7 +164,7 @@ mod tests {
     #[test]
     fn the_clock_forgives_the_margin_only() {
         let tc = "1+0.1".parse().unwrap();
-        let mut c = Clocks::new(tc, 50);
+        let mut c = Clocks::new([tc; 2], 50);
         assert!(c.charge(0, Duration::from_millis(400)));
         assert_eq!(c.left_ms.unwrap()[0], 700);
         assert!(c.charge(0, Duration::from_millis(740)));
@@ -170,5 +175,32 @@ mod tests {
         );
         assert!(!c.charge(0, Duration::from_millis(151)));
         assert_eq!(c.wait_limit(1), Some(Duration::from_millis(1051)));
+    }
+
+    #[test]
+    fn each_side_runs_on_its_own_control() {
+        let white: TimeControl = "10+0.1".parse().unwrap();
+        let black: TimeControl = "1.25+0.0125".parse().unwrap();
+        assert_eq!(
+            black,
+            TimeControl::Increment {
+                base_ms: 1250,
+                inc_ms: 13
+            },
+            "rounded to the millisecond"
+        );
+        let mut c = Clocks::new([white, black], 100);
+        assert_eq!(c.left_ms, Some([10_000, 1250]));
+        assert_eq!(c.inc_ms, [100, 13]);
+        assert!(c.charge(0, Duration::from_millis(500)));
+        assert!(c.charge(1, Duration::from_millis(500)));
+        assert_eq!(c.left_ms, Some([9600, 763]));
+        assert_eq!(c.wait_limit(1), Some(Duration::from_millis(864)));
+        // 1 s more is nothing to White and a fallen flag for Black.
+        assert!(c.charge(0, Duration::from_millis(1000)));
+        assert!(!c.charge(1, Duration::from_millis(1000)));
+        // A side without a clock means no clock at all.
+        let none = Clocks::new([white, TimeControl::Unlimited], 100);
+        assert_eq!((none.left_ms, none.wait_limit(0)), (None, None));
     }
 }

@@ -31,6 +31,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// A depth or node limit per move.
     pub limits: SearchLimits,
+    /// The engine's own time control (`tc=`, time odds), overriding the match's `--tc`.
+    pub tc: Option<TimeControl>,
 }
 
 /// Where the games' opening positions come from.
@@ -53,8 +55,8 @@ pub struct MatchConfig {
     pub variant: String,
     /// Games in all (pairs of games share an opening, colours swapped).
     pub games: u32,
-    /// The time control.
-    pub tc: TimeControl,
+    /// Each engine's time control (index 0 = the first engine): its own `tc=`, else `--tc`.
+    pub tc: [TimeControl; 2],
     /// The clock overstep forgiven, in ms.
     pub margin_ms: u64,
     /// Games played at once.
@@ -90,6 +92,7 @@ impl std::str::FromStr for EngineSpec {
         let mut dir = None;
         let mut options = Vec::new();
         let mut limits = SearchLimits::default();
+        let mut tc = None;
         for word in split_command(text)? {
             let (key, value) = word
                 .split_once('=')
@@ -107,6 +110,7 @@ impl std::str::FromStr for EngineSpec {
                 "dir" => dir = Some(value.to_string()),
                 "depth" => limits.depth = Some(number(value, "depth")?),
                 "nodes" => limits.nodes = Some(number(value, "node count")?),
+                "tc" => tc = Some(value.parse().map_err(|e| format!("engine spec: {e}"))?),
                 k => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => options.push((opt.to_string(), value.into())),
                     _ => return Err(format!("engine spec: unknown key '{k}'")),
@@ -133,6 +137,7 @@ impl std::str::FromStr for EngineSpec {
             dir,
             options,
             limits,
+            tc,
         })
     }
 }
@@ -203,8 +208,20 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let engines: [EngineSpec; 2] = engines
         .try_into()
         .map_err(|_| "match needs --engine exactly twice".to_string())?;
-    let tc = tc.ok_or("match needs --tc BASE+INC (seconds) or --tc inf")?;
-    if tc == TimeControl::Unlimited {
+    // An engine's own `tc=` (time odds) wins over `--tc`, which may then be left out.
+    let own = |e: &EngineSpec| {
+        e.tc.or(tc).ok_or_else(|| {
+            format!(
+                "match needs --tc BASE+INC (seconds) or --tc inf, or tc= on engine {}",
+                e.name
+            )
+        })
+    };
+    let tc = [own(&engines[0])?, own(&engines[1])?];
+    if tc.contains(&TimeControl::Unlimited) {
+        if tc[0] != tc[1] {
+            return Err("match: one engine has a clock and the other none (tc inf)".into());
+        }
         for e in &engines {
             if e.limits.depth.is_none() && e.limits.nodes.is_none() {
                 return Err(format!(
@@ -257,6 +274,11 @@ mod tests {
             "cmd=x proto=xboard nodes=5",
             "cmd= proto=uci",
             "cmd=x proto=uci bare",
+            "cmd=x proto=uci tc=",
+            "cmd=x proto=uci tc=0+1",
+            "cmd=x proto=uci tc=10+x",
+            "cmd=x proto=uci tc=-1",
+            "cmd=x proto=uci tc=10+0.1+1",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
@@ -298,6 +320,68 @@ mod tests {
             &["--games", "0"],
             &["--frobnicate"],
             &["--tc"],
+        ] {
+            assert!(parse(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn reads_time_odds() {
+        let e: EngineSpec = "cmd=x proto=uci tc=1.25+0.0125".parse().unwrap();
+        assert_eq!(
+            e.tc,
+            Some(TimeControl::Increment {
+                base_ms: 1250,
+                inc_ms: 13
+            })
+        );
+        assert_eq!(e.tc.unwrap().to_string(), "1.25+0.013");
+        let tc = |t: &str| t.parse::<TimeControl>().unwrap();
+        // tc= overrides --tc for its engine only.
+        let c = parse(&args(&[
+            "--engine",
+            "cmd=a proto=uci",
+            "--engine",
+            "cmd=b proto=uci tc=2+0.02",
+            "--tc",
+            "10+0.1",
+        ]))
+        .unwrap();
+        assert_eq!(c.tc, [tc("10+0.1"), tc("2+0.02")]);
+        // --tc may be left out when both engines have their own.
+        let c = parse(&args(&[
+            "--engine",
+            "cmd=a proto=uci tc=60",
+            "--engine",
+            "cmd=b proto=uci tc=30+1",
+        ]))
+        .unwrap();
+        assert_eq!(c.tc, [tc("60+0"), tc("30+1")]);
+        for bad in [
+            // Only one engine has a control and there is no --tc.
+            &[
+                "--engine",
+                "cmd=a proto=uci tc=10",
+                "--engine",
+                "cmd=b proto=uci",
+            ][..],
+            // A clock against no clock.
+            &[
+                "--engine",
+                "cmd=a proto=uci tc=inf depth=3",
+                "--engine",
+                "cmd=b proto=uci depth=3",
+                "--tc",
+                "1+0.1",
+            ],
+            &[
+                "--engine",
+                "cmd=a proto=uci tc=1+x",
+                "--engine",
+                "cmd=b proto=uci",
+                "--tc",
+                "1",
+            ],
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad:?}");
         }

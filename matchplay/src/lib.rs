@@ -60,7 +60,7 @@ fn run_inner(args: &[String]) -> Result<(), String> {
             config.variant
         )
     })?;
-    let openings = openings::Openings::new(&config.openings, &variant, config.tc, config.seed)?;
+    let openings = openings::Openings::new(&config.openings, &variant, config.tc[0], config.seed)?;
     let mut config = config;
     // Engines are told the variant's own name, not an alias the user typed.
     config.variant = variant.name.clone();

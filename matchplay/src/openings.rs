@@ -97,6 +97,8 @@ impl Openings {
             fen,
             opening,
             tc: self.tc,
+            // The runner gives each game its colours' own controls.
+            side_tc: [self.tc; 2],
         }
     }
 

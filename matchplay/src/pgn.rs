@@ -1,4 +1,5 @@
-//! PGN for match games: the writer (Seven Tag Roster plus Variant, FEN/SetUp, TimeControl,
+//! PGN for match games: the writer (Seven Tag Roster plus Variant, FEN/SetUp, TimeControl (the
+//! first engine's), WhiteTimeControl/BlackTimeControl when the colours' controls differ,
 //! Termination; moves in SAN, or in coordinate notation for a game where some move has no SAN
 //! that reads back as the same move, said so in a comment; after each engine move a comment
 //! with the time it took and the time left before the increment) and a reader that replays the moves
@@ -84,6 +85,11 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
         tags.push(("SetUp", "1".into()));
     }
     tags.push(("TimeControl", setup.tc.to_string()));
+    // Time odds: each colour's own control as well.
+    if setup.side_tc[0] != setup.side_tc[1] {
+        tags.push(("WhiteTimeControl", setup.side_tc[0].to_string()));
+        tags.push(("BlackTimeControl", setup.side_tc[1].to_string()));
+    }
     tags.push(("Termination", game.ending.pgn_termination().to_string()));
     tags.push(("PlyCount", game.moves.len().to_string()));
     let mut text = String::new();

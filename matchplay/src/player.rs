@@ -28,8 +28,11 @@ pub struct GameSetup {
     /// Moves already played from that position before the engines take over (the opening),
     /// in coordinate notation.
     pub opening: Vec<String>,
-    /// The time control.
+    /// The match's time control: the first engine's (the PGN's `TimeControl` tag).
     pub tc: TimeControl,
+    /// Each colour's own control (index 0 = White): they differ when one engine was given
+    /// time odds (`tc=` in its spec).
+    pub side_tc: [TimeControl; 2],
 }
 
 /// One request for a move.
@@ -68,8 +71,9 @@ pub enum Reply {
 pub trait Player: Send {
     /// Its name in the PGN and the progress lines.
     fn name(&self) -> &str;
-    /// Prepares a new game and waits until the engine is ready.
-    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String>;
+    /// Prepares a new game in which the engine plays `side` (0 = White) and waits until it is
+    /// ready.
+    fn new_game(&mut self, setup: &GameSetup, side: usize) -> Result<(), String>;
     /// Asks for a move.
     fn play(&mut self, turn: &Turn) -> Reply;
     /// Tells the engine the game is over.

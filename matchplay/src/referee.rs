@@ -236,14 +236,14 @@ pub fn play_game(
         }
         texts.push(text.clone());
     }
-    let mut clocks = Clocks::new(setup.tc, margin_ms);
+    let mut clocks = Clocks::new(setup.side_tc, margin_ms);
     let mut times = Vec::new();
     let [white, black] = players;
     let mut players: [&mut dyn Player; 2] = [white, black];
     // (result, class, side at fault, reason)
     let (outcome, ending, culprit, reason) = 'game: {
         for (side, player) in players.iter_mut().enumerate() {
-            if let Err(e) = player.new_game(setup) {
+            if let Err(e) = player.new_game(setup, side) {
                 let reason = format!("{} could not start the game: {e}", side_name(side));
                 break 'game (
                     Outcome::win_for(1 - side),

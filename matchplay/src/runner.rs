@@ -73,9 +73,12 @@ fn worker(shared: &Shared, tx: &Sender<Message>) {
         let [Some(first), Some(second)] = &mut players else {
             return;
         };
-        let setup = shared.openings.for_pair(game / 2);
+        let mut setup = shared.openings.for_pair(game / 2);
         // Even games give the first engine White (a bit test: `is_multiple_of` is newer than our MSRV).
         let first_is_white = game & 1 == 0;
+        // Each colour's clock runs on its engine's own control.
+        let [a, b] = config.tc;
+        setup.side_tc = if first_is_white { [a, b] } else { [b, a] };
         let record = if first_is_white {
             play_game(
                 [first.as_mut(), second.as_mut()],
@@ -165,6 +168,26 @@ impl Totals {
         }
     }
 
+    /// The summary's last line, for scripts: `Result: W-D-L N games, score S%, Elo E +/- X`
+    /// from the first engine's side, with `n/a` for an Elo that is infinite or cannot be
+    /// estimated yet and `inf` for an unbounded error bar.
+    fn result_line(&self) -> String {
+        let t = &self.tally;
+        let (elo, err) = match (t.elo(), t.elo_error()) {
+            (Some(e), Some(x)) => (signed(e), format!("{x:.1}")),
+            (Some(e), None) => (signed(e), "inf".to_string()),
+            _ => ("n/a".to_string(), "inf".to_string()),
+        };
+        format!(
+            "Result: {}-{}-{} {} games, score {:.1}%, Elo {elo} +/- {err}",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.games(),
+            100.0 * t.score().unwrap_or(0.0),
+        )
+    }
+
     fn sprt_text(&self, config: &MatchConfig) -> String {
         match &config.sprt {
             Some(s) => {
@@ -199,11 +222,19 @@ pub fn run_match(
         None => None,
     };
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    let tc_text = if config.tc[0] == config.tc[1] {
+        config.tc[0].to_string()
+    } else {
+        format!(
+            "{} {}, {} {}",
+            names[0], config.tc[0], names[1], config.tc[1]
+        )
+    };
     w(
         out,
         format!(
-            "Match {event}: {} games, tc {}, concurrency {}",
-            config.games, config.tc, config.concurrency
+            "Match {event}: {} games, tc {tc_text}, concurrency {}",
+            config.games, config.concurrency
         ),
     )?;
     let workers = config.concurrency.min(config.games as usize).max(1);
@@ -311,7 +342,7 @@ pub fn run_match(
         .map(|(e, n)| format!("{} {n}", e.label()))
         .collect();
     w(out, format!("Endings: {}", endings.join(", ")))?;
-    if config.tc != crate::clock::TimeControl::Unlimited {
+    if config.tc[0] != crate::clock::TimeControl::Unlimited {
         let clock = |e: usize| match totals.closest_ms[e] {
             Some(ms) => format!(
                 "{} {ms} ms left at the closest, {} overstep(s) within the margin",
@@ -336,5 +367,39 @@ pub fn run_match(
                 forfeits.join(", ")
             }
         ),
-    )
+    )?;
+    w(out, totals.result_line())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Tally;
+
+    #[test]
+    fn the_result_line_reads_back() {
+        let mut t = Totals::default();
+        assert_eq!(
+            t.result_line(),
+            "Result: 0-0-0 0 games, score 0.0%, Elo n/a +/- inf"
+        );
+        t.tally = Tally {
+            wins: 30,
+            draws: 10,
+            losses: 10,
+        };
+        assert_eq!(
+            t.result_line(),
+            "Result: 30-10-10 50 games, score 70.0%, Elo +147.2 +/- 95.1"
+        );
+        t.tally = Tally {
+            wins: 0,
+            draws: 2,
+            losses: 0,
+        };
+        assert_eq!(
+            t.result_line(),
+            "Result: 0-2-0 2 games, score 50.0%, Elo +0.0 +/- inf"
+        );
+    }
 }

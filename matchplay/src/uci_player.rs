@@ -1,11 +1,14 @@
 //! The UCI driver: the `uci`/`uciok` handshake with the engine's option list, `setoption`
-//! (including `UCI_Variant`, sent only when the engine lists that option and the variant), the
+//! (including `UCI_Variant`, sent only when the engine lists that option and the variant; when
+//! it does not, and options were set, `uci` is sent again, since an option such as
+//! Fairy-Stockfish's `VariantPath` may have added variants), the
 //! `ucinewgame`/`isready` synchronisation before each game, and one
 //! `position ... moves ...` + `go wtime .. btime .. winc .. binc ..` per move, answered by
 //! `bestmove`.
 
 use std::time::{Duration, Instant};
 
+use crate::clock::Clocks;
 use crate::config::EngineSpec;
 use crate::player::{GameSetup, Player, Reply, Turn};
 use crate::process::{EngineProcess, ReadError};
@@ -23,6 +26,29 @@ pub struct UciPlayer {
 fn option_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("option name ")?;
     Some(rest.split(" type ").next().unwrap_or(rest).trim())
+}
+
+/// Sends `uci` and reads up to `uciok`: the option names, and the variants of `UCI_Variant`
+/// if the engine has that option.
+fn list_options(
+    process: &mut EngineProcess,
+) -> Result<(Vec<String>, Option<Vec<String>>), ReadError> {
+    process.send("uci")?;
+    let mut options = Vec::new();
+    let mut variants = None;
+    let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+    loop {
+        let (line, _) = process.read_line(deadline)?;
+        if line.trim() == "uciok" {
+            return Ok((options, variants));
+        }
+        if let Some(opt) = option_name(&line) {
+            if opt.eq_ignore_ascii_case("UCI_Variant") {
+                variants = Some(combo_values(&line));
+            }
+            options.push(opt.to_string());
+        }
+    }
 }
 
 /// The `var` values of a combo option line.
@@ -44,22 +70,7 @@ impl UciPlayer {
             ReadError::Closed => format!("engine {name} exited during {what}"),
             ReadError::Timeout => format!("engine {name} did not answer {what} in time"),
         };
-        process.send("uci").map_err(|e| fail(e, "uci"))?;
-        let mut options: Vec<String> = Vec::new();
-        let mut variants: Option<Vec<String>> = None;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        loop {
-            let (line, _) = process.read_line(deadline).map_err(|e| fail(e, "uci"))?;
-            if line.trim() == "uciok" {
-                break;
-            }
-            if let Some(opt) = option_name(&line) {
-                if opt.eq_ignore_ascii_case("UCI_Variant") {
-                    variants = Some(combo_values(&line));
-                }
-                options.push(opt.to_string());
-            }
-        }
+        let (options, mut variants) = list_options(&mut process).map_err(|e| fail(e, "uci"))?;
         for (key, value) in &spec.options {
             if !options.iter().any(|o| o.eq_ignore_ascii_case(key)) {
                 return Err(format!("engine {name} has no option '{key}'"));
@@ -69,6 +80,11 @@ impl UciPlayer {
                 .map_err(|e| fail(e, "setoption"))?;
         }
         let wanted = variant.to_ascii_lowercase();
+        let offered = |v: &Option<Vec<String>>| v.as_ref().is_some_and(|l| l.contains(&wanted));
+        if !offered(&variants) && !spec.options.is_empty() {
+            // An option may have added variants (Fairy-Stockfish's VariantPath): ask again.
+            variants = list_options(&mut process).map_err(|e| fail(e, "uci"))?.1;
+        }
         match &variants {
             Some(list) if list.contains(&wanted) => process
                 .send(&format!("setoption name UCI_Variant value {variant}"))
@@ -104,14 +120,7 @@ impl UciPlayer {
 
     fn go_command(&self, turn: &Turn) -> String {
         let mut go = "go".to_string();
-        if let Some([w, b]) = turn.clocks.left_ms {
-            let inc = turn.clocks.inc_ms;
-            go.push_str(&format!(
-                " wtime {} btime {} winc {inc} binc {inc}",
-                w.max(1),
-                b.max(1)
-            ));
-        }
+        go.push_str(&clock_words(turn.clocks));
         if let Some(d) = self.spec.limits.depth {
             go.push_str(&format!(" depth {d}"));
         }
@@ -119,6 +128,22 @@ impl UciPlayer {
             go.push_str(&format!(" nodes {n}"));
         }
         go
+    }
+}
+
+/// The clock part of `go`: each side's own time left and increment (they differ under time
+/// odds); empty without a clock.
+fn clock_words(clocks: &Clocks) -> String {
+    match clocks.left_ms {
+        Some([w, b]) => {
+            let [winc, binc] = clocks.inc_ms;
+            format!(
+                " wtime {} btime {} winc {winc} binc {binc}",
+                w.max(1),
+                b.max(1)
+            )
+        }
+        None => String::new(),
     }
 }
 
@@ -140,7 +165,7 @@ impl Player for UciPlayer {
         &self.spec.name
     }
 
-    fn new_game(&mut self, _setup: &GameSetup) -> Result<(), String> {
+    fn new_game(&mut self, _setup: &GameSetup, _side: usize) -> Result<(), String> {
         self.process
             .send("ucinewgame")
             .map_err(|_| format!("engine {} has exited", self.spec.name))?;
@@ -202,5 +227,14 @@ mod tests {
             Some("Move Overhead")
         );
         assert_eq!(option_name("id name X"), None);
+    }
+
+    #[test]
+    fn go_carries_each_sides_own_clock() {
+        let tc = |t: &str| t.parse().unwrap();
+        let c = Clocks::new([tc("10+0.1"), tc("1+0.01")], 100);
+        assert_eq!(clock_words(&c), " wtime 10000 btime 1000 winc 100 binc 10");
+        let c = Clocks::new([crate::clock::TimeControl::Unlimited; 2], 100);
+        assert_eq!(clock_words(&c), "");
     }
 }

@@ -268,7 +268,7 @@ impl Player for XboardPlayer {
         &self.spec.name
     }
 
-    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+    fn new_game(&mut self, setup: &GameSetup, side: usize) -> Result<(), String> {
         let name = self.spec.name.clone();
         let exited = |_| format!("engine {name} has exited");
         self.rank_shift = if setup.variant.geometry.ranks == 10 {
@@ -299,7 +299,8 @@ impl Player for XboardPlayer {
                 .send(&format!("setboard {}", fields.join(" ")))
                 .map_err(exited)?;
         }
-        let level = match setup.tc {
+        // `level` is the engine's own control; `time`/`otim` then give both clocks.
+        let level = match setup.side_tc[side] {
             TimeControl::Increment { base_ms, inc_ms } => level_command(base_ms, inc_ms),
             TimeControl::Unlimited => "st 86400".to_string(),
         };
