@@ -188,6 +188,49 @@ fn a_short_timed_pair_has_no_forfeits() {
     assert!(pgn_text.contains("[TimeControl \"0.5+0.05\"]"));
 }
 
+#[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    // No --tc: both engines bring their own control; the XBoard one has the shorter.
+    let uci = format!("cmd={CHIMERA} proto=uci name=U tc=0.6+0.06");
+    let xb = format!("cmd={CHIMERA} proto=xboard name=X tc=0.3+0.03");
+    let pgn = temp_pgn("odds");
+    let pgn_arg = pgn.to_string_lossy().into_owned();
+    let args = [
+        "--engine",
+        &uci,
+        "--engine",
+        &xb,
+        "--games",
+        "2",
+        "--pgn",
+        &pgn_arg,
+        "--max-moves",
+        "30",
+    ];
+    let (out, text) = run_match(&args, None);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("tc U 0.6+0.06, X 0.3+0.03"), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("Result: "),
+        "{text}"
+    );
+    let pgn_text = replays(&pgn, 2);
+    assert_eq!(pgn_text.matches("[TimeControl \"0.6+0.06\"]").count(), 2);
+    // Game 1: U has White; game 2: X has White.
+    assert_eq!(
+        pgn_text.matches("[WhiteTimeControl \"0.6+0.06\"]").count(),
+        1
+    );
+    assert_eq!(
+        pgn_text.matches("[WhiteTimeControl \"0.3+0.03\"]").count(),
+        1
+    );
+    assert_eq!(
+        pgn_text.matches("[BlackTimeControl \"0.3+0.03\"]").count(),
+        1
+    );
+}
+
 /// Runs the fake engine's match: the fake (speaking `proto`) plays both colours against
 /// Chimera and must lose both games; the summary must contain every line of `expect`.
 fn fake_loses(mode: &str, proto: &str, expect: &[&str]) {
