@@ -57,7 +57,7 @@ fn moves_are_written_from_square_to_final_square() {
     let mv = p.parse_move("m4d5").expect("the capture");
     assert!(p.is_capture(mv));
     p.make_move(mv);
-    let g = &p.variant().geometry;
+    let g = &p.variant().geometry();
     assert!(p.piece_at(g.parse_square("l5").unwrap()).is_none());
     assert!(p.piece_at(g.parse_square("d5").unwrap()).is_some());
 }
@@ -70,7 +70,7 @@ fn moves_are_written_from_square_to_final_square() {
 fn castling_moves_king_and_rook_across() {
     let mut p = pos("7|k/8/8/8/8/8/8/4K2R w K - 0 1");
     p.try_play("e1o1").unwrap();
-    let g = &p.variant().geometry;
+    let g = &p.variant().geometry();
     let at = |p: &Position, s: &str| p.piece_at(g.parse_square(s).unwrap()).map(|x| x.id);
     assert!(at(&p, "o1").is_some() && at(&p, "n1").is_some());
     assert!(at(&p, "e1").is_none() && at(&p, "h1").is_none());

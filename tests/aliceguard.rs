@@ -221,12 +221,12 @@ fn the_pages_example_game_replays() {
         p.try_play(turn).unwrap_or_else(|e| panic!("{turn}: {e}"));
         assert_ne!(p.side_to_move(), mover, "{turn} is a whole turn");
     }
-    let g = &p.variant().geometry;
+    let g = &p.variant().geometry();
     let at = |name: &str| p.piece_at(g.parse_square(name).unwrap());
     assert!(at("e4").is_none(), "White's Guard pawn was taken on ew4");
     let knight = at("m4").expect("Blue's knight on eg4");
     assert_eq!(knight.color, Color::Black);
-    assert_eq!(p.variant().pieces[knight.id.index()].letter, 'S');
+    assert_eq!(p.variant().pieces()[knight.id.index()].letter, 'S');
     // A turn token must not cross into the opponent's turn, and a bad token changes nothing.
     let fen = p.fen();
     assert!(p.try_play("e2m3,i2q3,x1x2").is_err());

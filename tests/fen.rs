@@ -560,7 +560,7 @@ fn positions_reached_in_play_are_never_odd() {
             let mut pos = Position::startpos(v);
             for _ in 0..60 {
                 if let Some(odd) = pos.oddities().first() {
-                    failures.push(format!("{} '{}': {odd}", v.name, pos.fen()));
+                    failures.push(format!("{} '{}': {odd}", v.name(), pos.fen()));
                     break;
                 }
                 if pos.outcome().is_some() {

@@ -237,7 +237,7 @@ fn no_prefix_of_a_valid_fen_panics() {
             let prefix = &fen[..end];
             for v in &variants {
                 if let Err(e) = exercise_fen(v, prefix) {
-                    failures.push(format!("{origin}: {} '{prefix}': {e}", v.name));
+                    failures.push(format!("{origin}: {} '{prefix}': {e}", v.name()));
                 }
             }
         }
@@ -269,7 +269,7 @@ fn fuzzed_fens_never_panic_and_what_is_accepted_plays() {
     seeds.extend(
         variants
             .iter()
-            .map(|v| (v.name.clone(), v.start_fen.clone())),
+            .map(|v| (v.name().to_string(), v.start_fen().to_string())),
     );
     let mut rng = rng(0xf0e2_2024_5eed);
     let (mut texts, mut tries, mut accepted, mut own_tries, mut own_accepted) = (0, 0, 0, 0, 0);
@@ -284,12 +284,12 @@ fn fuzzed_fens_never_panic_and_what_is_accepted_plays() {
         } else {
             let (name, fen) = &seeds[rng.gen_range(0..seeds.len())];
             let (_, donor) = &seeds[rng.gen_range(0..seeds.len())];
-            chosen.extend(variants.iter().position(|v| &v.name == name));
+            chosen.extend(variants.iter().position(|v| v.name() == name));
             let mut chars: Vec<char> = fen.chars().collect();
             if rng.gen_bool(0.5) {
                 let letters: Vec<char> = chosen
                     .first()
-                    .map(|&i| variants[i].pieces.iter().map(|p| p.letter).collect())
+                    .map(|&i| variants[i].pieces().iter().map(|p| p.letter).collect())
                     .unwrap_or_default();
                 for _ in 0..rng.gen_range(1..3) {
                     gentle_mutate(&mut rng, &mut chars, &letters);
@@ -314,7 +314,7 @@ fn fuzzed_fens_never_panic_and_what_is_accepted_plays() {
                     own_accepted += own as usize;
                 }
                 Ok(false) => {}
-                Err(e) => failures.push(format!("{} {text:?}: {e}", variants[i].name)),
+                Err(e) => failures.push(format!("{} {text:?}: {e}", variants[i].name())),
             }
         }
     }
@@ -488,9 +488,9 @@ fn exercise_file(text: &str) -> Result<usize, String> {
         let Ok(names) = loaded else { return Ok(0) };
         for name in &names {
             let v = r.get(name).ok_or("loaded but not found")?;
-            Position::from_fen(&v, &v.start_fen)
-                .map_err(|e| format!("{name}: start position '{}': {e}", v.start_fen))?;
-            if !exercise_fen(&v, &v.start_fen)? {
+            Position::from_fen(&v, v.start_fen())
+                .map_err(|e| format!("{name}: start position '{}': {e}", v.start_fen()))?;
+            if !exercise_fen(&v, v.start_fen())? {
                 return Err(format!("{name}: start position not accepted"));
             }
         }

@@ -157,7 +157,7 @@ fn the_castellan_captures_en_passant() {
     );
     p.make_move(m);
     assert!(p
-        .piece_at(pv().geometry.parse_square("d5").unwrap())
+        .piece_at(pv().geometry().parse_square("d5").unwrap())
         .is_none());
 
     let mut p = pos("4k3/1o6/8/2T5/8/8/8/4K3 b - - 0 1");

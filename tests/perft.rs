@@ -489,7 +489,7 @@ fn mirrored_positions_have_the_same_perft() {
         .filter_map(|(name, depth, case)| {
             let v = variant(name);
             let mut pos = round_trip(&v, &case.fen);
-            let mirrored = mirror_fen(&case.fen, v.geometry.ranks as usize);
+            let mirrored = mirror_fen(&case.fen, v.geometry().ranks as usize);
             let mut flipped = round_trip(&v, &mirrored);
             let (a, b) = (pos.perft(*depth), flipped.perft(*depth));
             let expected = case.counts.iter().find(|c| c.0 == *depth).map(|c| c.1);

@@ -80,7 +80,7 @@ impl Report {
             }
         }
         let variant = builtin(what).or_else(|| fairy_variant_opt(what));
-        for p in variant.iter().flat_map(|v| v.pieces.clone()) {
+        for p in variant.iter().flat_map(|v| v.pieces().to_vec()) {
             if !self.movers.contains(&p.letter) {
                 self.fail(format!(
                     "{what}: no {} ({}) ever had a legal move",
@@ -321,7 +321,7 @@ fn check_node(
         report.count(feature(shadow, m));
         if let Action::Board { from, .. } = m.action {
             let id = shadow.at(from).expect("a mover").id;
-            report.movers.insert(shadow.variant.pieces[id].letter);
+            report.movers.insert(shadow.variant.pieces()[id].letter);
         }
     }
 
@@ -409,7 +409,7 @@ fn check_unmade_safety(report: &mut Report, pos: &mut Position, at: &str) {
                 "{at}\n  {} leaves the royal man attacked, but was judged safe unmade",
                 pos.move_text(m)
             ));
-        } else if pos.variant().check_reach.as_ref().is_some_and(|r| {
+        } else if pos.variant().check_reach().is_some_and(|r| {
             let us = pos.side_to_move();
             let reach = &r[us.opposite().index()];
             pos.royal_square(us)
@@ -547,9 +547,9 @@ fn play_game(
     plies: usize,
     plan: &Plan,
 ) {
-    let start = fen.unwrap_or(&variant.start_fen);
+    let start = fen.unwrap_or(variant.start_fen());
     let mut pos = Position::from_fen(variant, start)
-        .unwrap_or_else(|e| panic!("{}: bad test FEN {start}: {e}", variant.name));
+        .unwrap_or_else(|e| panic!("{}: bad test FEN {start}: {e}", variant.name()));
     // Rights, virginity and e.p. come from the FEN as given, not from the engine's reading.
     let mut shadow = RefBoard::from_position_and_fen(&pos, start);
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -557,7 +557,7 @@ fn play_game(
         if report.full() {
             return;
         }
-        let at = format!("[{} seed {seed} ply {ply} from {start}]", variant.name);
+        let at = format!("[{} seed {seed} ply {ply} from {start}]", variant.name());
         let moves = check_node(
             report,
             &mut pos,
@@ -607,7 +607,7 @@ fn run(variant: &VariantRef, plan: &Plan, seed: u64, expected: &[&'static str]) 
             );
         }
     }
-    report.finish(&variant.name, expected);
+    report.finish(variant.name(), expected);
 }
 
 fn builtin_variant(name: &str) -> VariantRef {
@@ -753,14 +753,14 @@ fn random_games_other_builtins() {
             continue;
         }
         let variant = builtin_variant(&name);
-        if variant.geometry.boards != 1 {
+        if variant.geometry().boards != 1 {
             continue; // the reference models single-board variants only
         }
         if variant
-            .pieces
+            .pieces()
             .iter()
             .any(|p| !p.moves[0].programs.is_empty())
-            || variant.reserve.is_some()
+            || variant.reserve().is_some()
         {
             continue; // nor multi-leg moves or reserve men (tests/common/mod.rs plays those)
         }
@@ -906,7 +906,7 @@ fn reference_matches_published_perft() {
         }
     }
     let seirawan = builtin_variant("seirawan");
-    let start = &seirawan.start_fen;
+    let start = &seirawan.start_fen();
     let board = RefBoard::from_position_and_fen(&Position::startpos(&seirawan), start);
     assert_eq!(reference_perft(&board, 1), 28);
     assert_eq!(reference_perft(&board, 2), 784);
@@ -936,7 +936,7 @@ fn reference_matches_fairy_stockfish_counts() {
         let Some(variant) = builtin(name) else {
             continue;
         };
-        if variant.geometry.boards != 1 {
+        if variant.geometry().boards != 1 {
             continue;
         }
         for line in std::fs::read_to_string(&path).unwrap().lines() {
@@ -1010,7 +1010,7 @@ fn fen_with_ep_square_beside_a_second_pawn_reads_back() {
 #[test]
 fn may_give_check_rules_out_most_moves() {
     let v = builtin_variant("chess");
-    let mut start = Position::from_fen(&v, &v.start_fen).unwrap();
+    let mut start = Position::from_fen(&v, v.start_fen()).unwrap();
     let moves = start.legal_moves();
     let left: Vec<String> = moves
         .iter()

@@ -119,7 +119,7 @@ fn uci_bad_input_gets_info_string_and_keeps_the_state() {
         assert!(out[0].starts_with("info string error"), "{bad}: {out:?}");
         assert_eq!(d.dialect.state.position.fen(), fen, "{bad}");
     }
-    assert_eq!(d.dialect.state.variant.name, "chess");
+    assert_eq!(d.dialect.state.variant.name(), "chess");
     assert_eq!(d.dialect.state.options.hash_mb, 16);
     let out = talk(&mut d, &cap, &["isready"]);
     assert_eq!(out, ["readyok"]);

@@ -24,7 +24,7 @@ struct Snapshot {
 fn snapshot(s: &EngineState) -> Snapshot {
     Snapshot {
         fen: s.position.fen(),
-        variant: s.variant.name.clone(),
+        variant: s.variant.name().to_string(),
         options: s.options.clone(),
     }
 }

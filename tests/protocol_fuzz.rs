@@ -349,7 +349,7 @@ fn check_xboard(d: &mut Driver<Xboard>, cap: &Capture, n: usize, batch: &str) {
     let said = cap.take();
     assert_eq!(said.last(), Some(&format!("pong {n}")), "batch:\n{batch}");
     let state = d.dialect.state();
-    assert_eq!(state.variant.name, "chess", "batch:\n{batch}");
+    assert_eq!(state.variant.name(), "chess", "batch:\n{batch}");
     assert_eq!(state.position.clone().perft(3), 8902, "batch:\n{batch}");
 }
 

@@ -610,11 +610,11 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
             "{out:?}"
         );
         assert_eq!(out.last().unwrap(), "pong 1", "{variant}");
-        assert_eq!(d.dialect.state.variant.name, variant);
+        assert_eq!(d.dialect.state.variant.name(), variant);
         if setup {
             // One piece line per piece type, before the pong.
             let pieces = out.iter().filter(|l| l.starts_with("piece ")).count();
-            assert_eq!(pieces, d.dialect.state.variant.pieces.len(), "{variant}");
+            assert_eq!(pieces, d.dialect.state.variant.pieces().len(), "{variant}");
         }
         if variant == "pawnvault" {
             // Two holdings slots for the dragon and the castellan in hand.
@@ -622,6 +622,6 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
         }
     }
     talk(&mut d, &cap, &["new"]);
-    assert_eq!(d.dialect.state.variant.name, "chess");
+    assert_eq!(d.dialect.state.variant.name(), "chess");
     assert_eq!(d.dialect.state.position.fen(), chess_after(&[]).fen());
 }

@@ -203,7 +203,7 @@ fn fen_of(position: &Json, diagram: &Diagram) -> String {
 /// A move in the reference's key form: `from-to`, then `x` and the captured squares, then `u`
 /// and the square where a swapped friend goes. Victims are compared as a sorted set.
 fn key_of(pos: &Position, mv: chimera_engine::Move) -> String {
-    let g = &pos.variant().geometry;
+    let g = &pos.variant().geometry();
     let (from, to) = (g.name(mv.from), g.name(mv.to));
     let mut victims: Vec<String> = Vec::new();
     let mut unload = None;
@@ -304,7 +304,7 @@ fn the_published_diagram_reproduces_every_reference_count() {
                 pass = true;
                 continue;
             }
-            ours.entry(variant.geometry.name(mv.from))
+            ours.entry(variant.geometry().name(mv.from))
                 .or_default()
                 .push(key_of(&pos, mv));
         }

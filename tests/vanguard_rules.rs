@@ -30,7 +30,7 @@ fn diagram() -> VariantRef {
 
 fn letter(v: &VariantRef, sq: &str, pos: &Position) -> char {
     let p = pos
-        .piece_at(v.geometry.parse_square(sq).unwrap())
+        .piece_at(v.geometry().parse_square(sq).unwrap())
         .expect("a man there");
     v.letter(p.id, p.color)
 }
@@ -206,7 +206,7 @@ fn the_moved_marker_keeps_first_move_rights_apart() {
     let hops = |pos: &mut Position, from: &str| {
         pos.legal_moves()
             .iter()
-            .filter(|&&m| pos.move_text(m).starts_with(from) && v.geometry.rank_of(m.to) >= 2)
+            .filter(|&&m| pos.move_text(m).starts_with(from) && v.geometry().rank_of(m.to) >= 2)
             .count()
     };
     assert_eq!(hops(&mut pos, "a1"), 0);
@@ -225,7 +225,7 @@ fn random_games_keep_the_position_consistent() {
 
 /// The diagram gives its pieces letters of its own; find one by the diagram's piece name.
 fn letter_for(v: &VariantRef, name: &str) -> char {
-    let index = v.pieces.iter().position(|p| {
+    let index = v.pieces().iter().position(|p| {
         // Diagram imports name their pieces customPieceN in the diagram's order.
         p.name.starts_with("customPiece")
             && DIAGRAM_ORDER
@@ -234,7 +234,7 @@ fn letter_for(v: &VariantRef, name: &str) -> char {
                 .map(|i| format!("customPiece{}", i + 1))
                 == Some(p.name.clone())
     });
-    v.pieces[index.unwrap_or_else(|| panic!("no {name}"))].letter
+    v.pieces()[index.unwrap_or_else(|| panic!("no {name}"))].letter
 }
 
 /// The order of the piece types in the published diagram line.

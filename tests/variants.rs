@@ -288,17 +288,17 @@ fn inheritance_keeps_and_overrides_keys() {
     let r = registry_with_ok_files();
     let chess = r.get("chess").expect("built-in");
     let mine = r.get("mychess").expect("loaded");
-    let letters = |v: &VariantRef| v.pieces.iter().map(|p| p.letter).collect::<String>();
+    let letters = |v: &VariantRef| v.pieces().iter().map(|p| p.letter).collect::<String>();
     assert_eq!(
         letters(&mine),
         letters(&chess),
         "mychess has chess's pieces"
     );
-    assert!(mine.castling.is_some(), "mychess castles as chess does");
-    assert_eq!(mine.start_fen, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    assert!(mine.castling().is_some(), "mychess castles as chess does");
+    assert_eq!(mine.start_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     // The built-in chess itself is untouched by its child.
     assert_eq!(
-        chess.start_fen,
+        chess.start_fen(),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
     let mut pos = Position::startpos(&mine);
@@ -310,11 +310,14 @@ fn inheritance_keeps_and_overrides_keys() {
     for name in ["base12", "mid12", "top12"] {
         let v = r.get(name).expect("loaded");
         assert_eq!(
-            (v.geometry.files, v.geometry.ranks),
+            (v.geometry().files, v.geometry().ranks),
             (12, 12),
             "{name}: board from base12"
         );
-        assert!(v.castling.is_none(), "{name}: castling = false from base12");
+        assert!(
+            v.castling().is_none(),
+            "{name}: castling = false from base12"
+        );
     }
     let has = |name: &str, letter: char| {
         r.get(name)
@@ -338,7 +341,7 @@ fn inheritance_keeps_and_overrides_keys() {
     );
 
     let huge = r.get("huge").expect("loaded");
-    assert_eq!((huge.geometry.files, huge.geometry.ranks), (16, 16));
+    assert_eq!((huge.geometry().files, huge.geometry().ranks), (16, 16));
     // The far corner is p16, and a move there is written and read with a two-digit rank.
     let mut pos = Position::from_fen(
         &huge,
@@ -494,7 +497,7 @@ fn variant_template_must_be_an_xboard_parent() {
     let mut r = Registry::new();
     r.load_text("[v:chess]\n", "inline.ini", "test")
         .expect("loads");
-    assert_eq!(r.get("v").expect("loaded").template, "fairy");
+    assert_eq!(r.get("v").expect("loaded").template(), "fairy");
 }
 
 // ---------------------------------------------------------------------------------------------

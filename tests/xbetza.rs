@@ -72,7 +72,7 @@ fn every_rules_string_compiles_and_runs() {
         let v = variant_for(betza).unwrap_or_else(|e| panic!("{what} ({betza}): {e}"));
         let mut pos = Position::startpos(&v);
         let moves = pos.legal_moves();
-        let from = v.geometry.parse_square("f7").unwrap();
+        let from = v.geometry().parse_square("f7").unwrap();
         let own: Vec<_> = moves.iter().filter(|m| m.from == from).collect();
         assert!(
             !own.is_empty(),

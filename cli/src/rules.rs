@@ -30,15 +30,15 @@ pub(crate) fn list_variants(registry: &Registry, out: &mut impl Write) -> Result
         let Some(v) = registry.get(&name) else {
             continue;
         };
-        let g = &v.geometry;
+        let g = &v.geometry();
         writeln!(
             out,
             "{name:<12} {}x{} {:>2} piece types  {}  [{}]",
             g.files,
             g.ranks,
             v.num_pieces(),
-            v.start_fen,
-            v.source
+            v.start_fen(),
+            v.source()
         )
         .map_err(|e| e.to_string())?;
     }

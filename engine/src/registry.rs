@@ -50,7 +50,7 @@ pub fn builtin_names() -> Vec<String> {
 /// rules can play (a FEN error there is reported at the `startFen` line that gave it).
 fn build_playable(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<VariantError>> {
     let variant = build(section, source)?;
-    if let Err(e) = Position::from_fen(&variant, &variant.start_fen) {
+    if let Err(e) = Position::from_fen(&variant, variant.start_fen()) {
         let error = match section.peek("startFen") {
             Some(entry) => entry.error(e.to_string()),
             None => section.error(format!("start position: {e}")),

@@ -149,7 +149,7 @@ impl VariantEval {
     /// `terms` (for tuning).
     pub fn with_weights(variant: &VariantRef, weights: &Weights, terms: &Terms) -> VariantEval {
         let tables = Tables::with_weights(variant, weights);
-        let g = &variant.geometry;
+        let g = &variant.geometry();
         let stride = g.stride() as i32;
         let mut zone = [0i16; 9];
         for (i, offset) in zone.iter_mut().enumerate() {
@@ -167,7 +167,7 @@ impl VariantEval {
             .map(|p| p.mobility().round() as i32)
             .collect();
         let file_rider = variant
-            .pieces
+            .pieces()
             .iter()
             .map(|p| {
                 p.moves[0].slides.iter().any(|s| {
@@ -188,7 +188,7 @@ impl VariantEval {
             pawn_ranks: (0..g.ranks as usize)
                 .map(|rel| PawnRank::new(rel, g.ranks as usize, terms))
                 .collect(),
-            pawn_keys: PawnKeys::new(variant.pieces.len(), g.num_cells()),
+            pawn_keys: PawnKeys::new(variant.pieces().len(), g.num_cells()),
         }
     }
 
@@ -245,7 +245,7 @@ impl VariantEval {
                     cb_colours[c][id.min(31)] |= 1 << ((f + r) & 1);
                 }
             }
-            if v.has_hand {
+            if v.has_hand() {
                 for (id, info) in t.pieces.iter().enumerate() {
                     let n = pos.in_hand(color, PieceId(id as u8)) as i32;
                     if n > 0 {
@@ -257,7 +257,7 @@ impl VariantEval {
                     }
                 }
             }
-            if let Some(reserve) = &v.reserve {
+            if let Some(reserve) = &v.reserve() {
                 // A reserve man still to enter (Pioneer) is worth most of his value; one that
                 // was forfeited has left the count and is worth nothing.
                 let n = pos.reserves_waiting(color) as i32;
@@ -314,7 +314,7 @@ impl VariantEval {
         attacked: &mut Vec<u8>,
     ) {
         let v = &*self.variant;
-        let g = &v.geometry;
+        let g = &v.geometry();
         let t = &self.tables;
         let np = t.pieces.len();
         let ranks = g.ranks as i32;
@@ -345,9 +345,9 @@ impl VariantEval {
                         continue;
                     }
                     let info = &t.pieces[id];
-                    let moves = &v.pieces[id].moves[c];
+                    let moves = &v.pieces()[id].moves[c];
                     // Men that may never capture (Alice Guard's Home set) threaten nothing.
-                    let threatens = v.captures.may_capture(PieceId(id as u8));
+                    let threatens = v.captures().may_capture(PieceId(id as u8));
                     if info.royal {
                         // The royal man defends what he touches.
                         for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
@@ -503,7 +503,7 @@ impl VariantEval {
         attacked: &[u8],
         score: &mut Sums,
     ) {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let t = &self.tables;
         let ranks = g.ranks as i32;
         for color in Color::ALL {
@@ -590,7 +590,7 @@ impl VariantEval {
     /// doubled and isolated men, the pawn-type men per file, and which men are passed (no
     /// enemy pawn-type man ahead on their own or a neighbouring file).
     fn pawn_structure(&self, pos: &Position, key: u64) -> PawnEntry {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let t = &self.tables;
         let np = t.pieces.len();
         let files = g.display_files().min(64);
@@ -682,7 +682,7 @@ impl VariantEval {
         };
         is_own_pawn(sq.offset(1))
             || is_own_pawn(sq.offset(-1))
-            || self.variant.pieces[id].moves[color.index()]
+            || self.variant.pieces()[id].moves[color.index()]
                 .leaps
                 .iter()
                 .any(|l| l.mode & CAPTURE != 0 && is_own_pawn(sq.offset(-l.delta)))
@@ -705,7 +705,7 @@ impl VariantEval {
         let mut v = (mg * phase + eg * (256 - phase)) / 256;
         // Without pawn types, a small material edge rarely wins: scale toward a draw.
         let strong = if v > 0 { us } else { them };
-        if pawns[strong] == 0 && mat[strong] - mat[1 - strong] <= 400 && !self.variant.has_hand {
+        if pawns[strong] == 0 && mat[strong] - mat[1 - strong] <= 400 && !self.variant.has_hand() {
             v /= 4;
         }
         v.clamp(-20_000, 20_000)
@@ -757,7 +757,7 @@ impl Evaluator for VariantEval {
     fn piece_value(&self, id: PieceId) -> Value {
         match self.tables.pieces.get(id.index()) {
             Some(p) if p.royal => {
-                if self.variant.checking {
+                if self.variant.checking() {
                     0
                 } else {
                     2000

@@ -145,7 +145,7 @@ impl Tables {
         let np = v.num_pieces();
         let mut pieces: Vec<PieceInfo> = (0..np)
             .map(|id| {
-                let def = &v.pieces[id];
+                let def = &v.pieces()[id];
                 let reach = v.empty_board_reach(PieceId(id as u8));
                 let (lm, rm, cb) = (reach.leaps, reach.rides, reach.colour_bound);
                 let total = lm + rm;
@@ -156,7 +156,7 @@ impl Tables {
                     leaper_mobility: lm,
                     rider_mobility: rm,
                     colour_bound: cb,
-                    pawn: v.promotion.pawn_types & (1 << id) != 0,
+                    pawn: v.promotion().pawn_types & (1 << id) != 0,
                     royal: v.is_royal(chimera_engine::PieceId(id as u8)),
                     value_mg: value.round() as i32,
                     value_eg: value.round() as i32,
@@ -167,7 +167,7 @@ impl Tables {
             })
             .collect();
         // Pawn types: worth their base plus a share of the best piece they can become.
-        let best_promotion = v.promotion.choices[0]
+        let best_promotion = v.promotion().choices[0]
             .iter()
             .map(|p| pieces[p.index()].value_mg)
             .max()
@@ -185,7 +185,7 @@ impl Tables {
                 continue;
             }
             if let Some(&(_, mg, eg)) = v
-                .piece_values
+                .piece_values()
                 .iter()
                 .find(|e| e.0.to_ascii_uppercase() == p.letter)
             {
@@ -207,7 +207,7 @@ impl Tables {
             }
         }
 
-        let g = v.geometry.clone();
+        let g = v.geometry().clone();
         let cells = g.num_cells();
         let mut psq = vec![(0i16, 0i16); 2 * np * cells];
         let max_mob = pieces
@@ -244,7 +244,7 @@ impl Tables {
             }
         }
         Tables {
-            variant: v.name.clone(),
+            variant: v.name().to_string(),
             geometry: g,
             pieces,
             psq,
@@ -343,7 +343,7 @@ fn square_bonus(
     if p.pawn {
         // Progress toward the nearest promotion square on this file, 0 at the start rank, 1 one
         // step away.
-        let zone = &v.promotion.zone[color.index()];
+        let zone = &v.promotion().zone[color.index()];
         let mut distance = None;
         for r in 0..g.ranks as usize {
             let s = g.square(g.board_of(sq), file, r);

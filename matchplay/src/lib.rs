@@ -63,7 +63,7 @@ fn run_inner(args: &[String]) -> Result<(), String> {
     let openings = openings::Openings::new(&config.openings, &variant, config.tc[0], config.seed)?;
     let mut config = config;
     // Engines are told the variant's own name, not an alias the user typed.
-    config.variant = variant.name.clone();
+    config.variant = variant.name().to_string();
     let stdout = std::io::stdout();
     runner::run_match(config, openings, &mut stdout.lock())
 }

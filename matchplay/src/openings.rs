@@ -63,7 +63,7 @@ impl Openings {
                         format!(
                             "{file}:{}: not a position of {}: {line}",
                             n + 1,
-                            variant.name
+                            variant.name()
                         )
                     })?;
                     let mut pos = Position::from_fen(variant, &fen).map_err(|e| e.to_string())?;

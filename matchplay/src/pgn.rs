@@ -77,8 +77,8 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
         ("Black", game.names[1].clone()),
         ("Result", game.outcome.pgn().to_string()),
     ];
-    if setup.variant.name != "chess" {
-        tags.push(("Variant", setup.variant.name.clone()));
+    if setup.variant.name() != "chess" {
+        tags.push(("Variant", setup.variant.name().to_string()));
     }
     if let Some(fen) = &setup.fen {
         tags.push(("FEN", fen.clone()));
@@ -99,7 +99,7 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
     text.push('\n');
     let mut tokens: Vec<String> = Vec::new();
     // A turn of several parts is one word, `a,b`, as on the wire (no SAN is defined for it).
-    let turns = start.variant().turns.is_some();
+    let turns = start.variant().turns().is_some();
     let words = match (!turns).then(|| san_moves(&start, &game.moves)).flatten() {
         Some(san) => san,
         None => {

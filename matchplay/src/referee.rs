@@ -136,7 +136,7 @@ fn side_name(side: usize) -> &'static str {
 
 /// Bare kings, or kings and one knight or bishop: no mate is possible (chess only).
 pub fn insufficient_material(pos: &Position) -> bool {
-    if pos.variant().name != "chess" {
+    if pos.variant().name() != "chess" {
         return false;
     }
     let mut minors = 0;
@@ -145,7 +145,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
             let Some(id) = pos.piece_id_at(sq) else {
                 continue;
             };
-            match pos.variant().pieces[id.index()].letter {
+            match pos.variant().pieces()[id.index()].letter {
                 'K' => {}
                 'N' | 'B' => minors += 1,
                 _ => return false,
@@ -169,7 +169,7 @@ fn read_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
 pub fn read_turn(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
     let mut after = pos.clone();
     let us = pos.side_to_move();
-    if pos.variant().turns.is_none() {
+    if pos.variant().turns().is_none() {
         return read_move(&mut after, text).map(|mv| vec![mv]);
     }
     let parts: Vec<&str> = text.split(',').collect();

@@ -21,19 +21,19 @@ pub fn to_san(pos: &mut Position, mv: Move) -> String {
 
 fn san_body(pos: &mut Position, mv: Move) -> String {
     let v = pos.variant().clone();
-    let g = &v.geometry;
+    let g = &v.geometry();
     match mv.kind {
         MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook => {
             let kingside = g.file_of(mv.aux) > g.file_of(mv.from);
             let mut s = if kingside { "O-O" } else { "O-O-O" }.to_string();
             if let Some(p) = mv.gated() {
                 s.push('/');
-                s.push(v.pieces[p.index()].letter);
+                s.push(v.pieces()[p.index()].letter);
             }
             return s;
         }
         MoveKind::Drop => {
-            return format!("{}@{}", v.pieces[mv.piece as usize].letter, g.name(mv.to));
+            return format!("{}@{}", v.pieces()[mv.piece as usize].letter, g.name(mv.to));
         }
         MoveKind::Pass => return "--".to_string(),
         _ => {}
@@ -41,7 +41,7 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
     let Some(id) = pos.moved_piece(mv) else {
         return pos.move_text(mv);
     };
-    let pawn = v.promotion.pawn_types & (1 << id.0) != 0;
+    let pawn = v.promotion().pawn_types & (1 << id.0) != 0;
     let capture = pos.is_capture(mv);
     let mut s = String::new();
     if pawn {
@@ -49,7 +49,7 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
             s.push((b'a' + g.display_file(mv.from) as u8) as char);
         }
     } else {
-        s.push(v.pieces[id.index()].letter);
+        s.push(v.pieces()[id.index()].letter);
         let rivals: Vec<Move> = pos
             .legal_moves()
             .iter()
@@ -85,11 +85,11 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
     s.push_str(&g.name(mv.to));
     if let Some(p) = mv.promotion() {
         s.push('=');
-        s.push(v.pieces[p.index()].letter);
+        s.push(v.pieces()[p.index()].letter);
     }
     if let Some(p) = mv.gated() {
         s.push('/');
-        s.push(v.pieces[p.index()].letter);
+        s.push(v.pieces()[p.index()].letter);
     }
     s
 }

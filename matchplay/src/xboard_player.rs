@@ -271,7 +271,7 @@ impl Player for XboardPlayer {
     fn new_game(&mut self, setup: &GameSetup, side: usize) -> Result<(), String> {
         let name = self.spec.name.clone();
         let exited = |_| format!("engine {name} has exited");
-        self.rank_shift = if setup.variant.geometry.ranks == 10 {
+        self.rank_shift = if setup.variant.geometry().ranks == 10 {
             -1
         } else {
             0

@@ -12,14 +12,16 @@ pub const ENGINE_AUTHOR: &str = "the Chimera developers";
 /// the types in the start position's holdings), so that a variant with a hand never gets a
 /// board without holdings.
 pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
-    if v.pocket_size > 0 || !v.has_hand {
-        return v.pocket_size;
+    if v.pocket_size() > 0 || !v.has_hand() {
+        return v.pocket_size();
     }
-    if v.captures_to_hand {
-        return (0..v.pieces.len()).filter(|&i| !v.pieces[i].royal).count() as u32;
+    if v.captures_to_hand() {
+        return (0..v.pieces().len())
+            .filter(|&i| !v.pieces()[i].royal)
+            .count() as u32;
     }
     let holdings = v
-        .start_fen
+        .start_fen()
         .split_whitespace()
         .next()
         .and_then(|board| board.split_once('['))

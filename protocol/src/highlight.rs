@@ -17,7 +17,7 @@ const LEG: char = 'C';
 /// The `highlight` line for the man on `from`, or `None` when no legal move starts there
 /// (the GUI then keeps its own idea of the move).
 pub fn highlight_line(pos: &Position, from: Square) -> Option<String> {
-    let g = &pos.variant().geometry;
+    let g = &pos.variant().geometry();
     let mut marks: Vec<(Square, char)> = Vec::new();
     let mut mark = |sq: Square, c: char| match marks.iter_mut().find(|(s, _)| *s == sq) {
         // A final destination outranks a leg square; a promotion or capture a plain one.

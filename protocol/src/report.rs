@@ -26,7 +26,7 @@ pub fn best_and_ponder(root: &Position, r: &SearchResult) -> Option<(String, Opt
     for &m in &turn {
         after.make_move(m);
     }
-    let ponder = if root.variant().turns.is_none() {
+    let ponder = if root.variant().turns().is_none() {
         r.ponder.map(|p| after.move_text(p))
     } else if r.pv.starts_with(&turn) {
         // The reply counts only when the variation holds all of it.

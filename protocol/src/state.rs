@@ -568,7 +568,7 @@ fn fallback_result(root: &Position) -> SearchResult {
     let best = catch_unwind(AssertUnwindSafe(|| pos.legal_moves().first().copied()))
         .ok()
         .flatten()
-        .filter(|_| root.variant().turns.is_none());
+        .filter(|_| root.variant().turns().is_none());
     SearchResult {
         best,
         ponder: None,

@@ -17,7 +17,7 @@ pub fn move_text(pos: &Position, mv: Move, castling: Castling) -> String {
 pub fn line_text(root: &Position, line: &[Move], castling: Castling) -> String {
     let mut pos = root.clone();
     let mut words = Vec::with_capacity(line.len());
-    if root.variant().turns.is_some() {
+    if root.variant().turns().is_some() {
         for turn in root.group_turns(line) {
             words.push(pos.turn_text(&turn));
             for &m in &turn {

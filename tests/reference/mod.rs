@@ -240,18 +240,18 @@ thread_local! {
 }
 
 fn derived(variant: &VariantRef) -> Derived {
-    let key = (variant.name.clone(), Arc::as_ptr(variant) as usize);
+    let key = (variant.name().to_string(), Arc::as_ptr(variant) as usize);
     DERIVED.with(|cache| {
         cache
             .borrow_mut()
             .entry(key)
             .or_insert_with(|| {
                 let elements = variant
-                    .pieces
+                    .pieces()
                     .iter()
                     .map(|p| read_elements(&p.betza))
                     .collect();
-                let board = variant.start_fen.split_whitespace().next().unwrap_or("");
+                let board = variant.start_fen().split_whitespace().next().unwrap_or("");
                 let start = placement(variant, board)
                     .into_iter()
                     .map(|(sq, c, id)| (sq, (c, id)))
@@ -274,7 +274,7 @@ fn steps_to(d: Sq, v: Sq) -> Option<i32> {
 /// The men of a FEN's placement field, as (square, colour, type), read by hand.
 fn placement(variant: &VariantRef, board_field: &str) -> Vec<(Sq, Color, usize)> {
     let board_field = board_field.split('[').next().unwrap_or("");
-    let ranks = variant.geometry.ranks as i32;
+    let ranks = variant.geometry().ranks as i32;
     let mut out = Vec::new();
     for (row, text) in board_field.split('/').enumerate() {
         let rank = ranks - 1 - row as i32;
@@ -347,17 +347,17 @@ impl RefBoard {
 
     fn engine_square(&self, sq: Sq) -> Square {
         self.variant
-            .geometry
+            .geometry()
             .square(0, sq.0 as usize, sq.1 as usize)
     }
 
     fn letter_lower(&self, id: usize) -> char {
-        self.variant.pieces[id].letter.to_ascii_lowercase()
+        self.variant.pieces()[id].letter.to_ascii_lowercase()
     }
 
     /// An empty board of `variant` with White to move.
     fn empty(variant: &VariantRef) -> RefBoard {
-        let g = &variant.geometry;
+        let g = &variant.geometry();
         assert_eq!(
             g.boards, 1,
             "the reference models single-board variants only"
@@ -388,7 +388,7 @@ impl RefBoard {
     pub fn from_position_and_fen(pos: &Position, fen: &str) -> RefBoard {
         let variant = pos.variant().clone();
         let mut b = RefBoard::empty(&variant);
-        let g = &variant.geometry;
+        let g = &variant.geometry();
         for sq in b.squares() {
             if let Some(p) = pos.piece_at(g.square(0, sq.0 as usize, sq.1 as usize)) {
                 b.set(
@@ -419,7 +419,7 @@ impl RefBoard {
     /// The castling king of `color`: the castling king type on its castling rank (the one on
     /// the castling king file when there are several).
     fn castling_king(&self, color: Color) -> Option<Sq> {
-        let rules = self.variant.castling.as_ref()?;
+        let rules = self.variant.castling()?;
         let rank = if color == Color::White {
             rules.rank as i32
         } else {
@@ -442,7 +442,7 @@ impl RefBoard {
     }
 
     fn is_castling_rook(&self, sq: Sq, color: Color) -> bool {
-        let Some(rules) = &self.variant.castling else {
+        let Some(rules) = &self.variant.castling() else {
             return false;
         };
         matches!(self.at(sq), Some(m) if m.color == color && rules.rooks & (1 << m.id) != 0)
@@ -464,7 +464,7 @@ impl RefBoard {
             let lower = ch.to_ascii_lowercase();
             let file = (lower as u8 - b'a') as i32;
             let side_letter = lower == 'k' || lower == 'q';
-            if self.variant.gating.is_some() && file < self.files && !side_letter {
+            if self.variant.gating().is_some() && file < self.files && !side_letter {
                 gates[color_index(color)].insert(file);
                 continue;
             }
@@ -504,7 +504,7 @@ impl RefBoard {
         let partners: BTreeSet<Sq> = self.rights.iter().flat_map(|r| [r.king, r.rook]).collect();
         for sq in self.squares() {
             let Some(mut man) = self.at(sq) else { continue };
-            let on_gate_rank = matches!(&self.variant.gating, Some(g) if self.relative_rank(sq, man.color) == g.rank as i32);
+            let on_gate_rank = matches!(&self.variant.gating(), Some(g) if self.relative_rank(sq, man.color) == g.rank as i32);
             man.virgin = if on_gate_rank {
                 gate_files[color_index(man.color)].contains(&sq.0) || partners.contains(&sq)
             } else {
@@ -574,7 +574,7 @@ impl RefBoard {
     /// its default, the pawn types, which are also the types whose double steps leave e.p.
     /// squares (`ep_types`).
     fn captures_ep(&self, id: usize) -> bool {
-        self.variant.ep_types & (1 << id) != 0
+        self.variant.ep_types() & (1 << id) != 0
     }
 
     // --------------------------------------------------------------------------------------
@@ -702,7 +702,7 @@ impl RefBoard {
                     && !el.capture
                     && Self::is_straight(v)
                     && v.0.abs().max(v.1.abs()) == 2
-                    && self.variant.ep_types & (1 << man.id) != 0;
+                    && self.variant.ep_types() & (1 << man.id) != 0;
                 if double {
                     for t in &mut out[before..] {
                         if !t.capture {
@@ -795,7 +795,7 @@ impl RefBoard {
             }
             // S-Chess gating: a never-moved man of the gating rank may bring any type in
             // hand onto the square he leaves (not with a promotion or an e.p. capture).
-            let gates = matches!(&self.variant.gating, Some(g) if man.virgin && self.relative_rank(from, us) == g.rank as i32);
+            let gates = matches!(&self.variant.gating(), Some(g) if man.virgin && self.relative_rank(from, us) == g.rank as i32);
             if gates {
                 let plain: Vec<RefMove> = out[first..]
                     .iter()
@@ -839,7 +839,7 @@ impl RefBoard {
             }
         }
         self.castling_moves(&mut out);
-        if self.variant.drops {
+        if self.variant.drops() {
             self.drop_moves(&mut out);
         }
         // One move per text: two elements reaching the same square make one move.
@@ -867,7 +867,7 @@ impl RefBoard {
             passed: t.passed,
             gate: None,
         };
-        let promotes = v.promotion.pawn_types & (1 << man.id) != 0
+        let promotes = v.promotion().pawn_types & (1 << man.id) != 0
             && v.in_promotion_zone(us, self.engine_square(t.to));
         if !promotes {
             out.push(RefMove {
@@ -877,8 +877,8 @@ impl RefBoard {
             });
             return;
         }
-        for &choice in &v.promotion.choices[color_index(us)] {
-            let limit = v.promotion.limit[choice.index()];
+        for &choice in &v.promotion().choices[color_index(us)] {
+            let limit = v.promotion().limit[choice.index()];
             if limit != 0 && self.count_on_board(us, choice.index()) >= limit {
                 continue;
             }
@@ -889,7 +889,7 @@ impl RefBoard {
             });
         }
         let last_rank = self.relative_rank(t.to, us) == self.ranks - 1;
-        if !(v.promotion.mandatory || v.promotion.immobility_illegal && last_rank) {
+        if !(v.promotion().mandatory || v.promotion().immobility_illegal && last_rank) {
             out.push(RefMove {
                 text: base,
                 action: action(None),
@@ -900,7 +900,7 @@ impl RefBoard {
 
     /// Castling as README and the variant's castling keys describe it.
     fn castling_moves(&self, out: &mut Vec<RefMove>) {
-        let Some(rules) = &self.variant.castling else {
+        let Some(rules) = &self.variant.castling() else {
             return;
         };
         let us = self.side;
@@ -972,7 +972,7 @@ impl RefBoard {
                 },
                 ungated: None,
             });
-            if self.variant.gating.is_some() {
+            if self.variant.gating().is_some() {
                 for id in 0..self.variant.num_pieces() {
                     if self.hands[color_index(us)][id] == 0 {
                         continue;
@@ -1019,7 +1019,7 @@ impl RefBoard {
             if self.hands[color_index(us)][id] == 0 {
                 continue;
             }
-            let pawn = self.variant.promotion.pawn_types & (1 << id) != 0;
+            let pawn = self.variant.promotion().pawn_types & (1 << id) != 0;
             for to in self.squares() {
                 if self.at(to).is_some() {
                     continue;
@@ -1031,7 +1031,7 @@ impl RefBoard {
                     continue;
                 }
                 out.push(RefMove {
-                    text: format!("{}@{}", self.variant.pieces[id].letter, name(to)),
+                    text: format!("{}@{}", self.variant.pieces()[id].letter, name(to)),
                     action: Action::Drop { id, to },
                     ungated: None,
                 });
@@ -1100,11 +1100,11 @@ impl RefBoard {
 
     /// True when a royal man of `color` is attacked (in a variant with check rules).
     pub fn royal_attacked(&self, color: Color) -> bool {
-        if !self.variant.checking {
+        if !self.variant.checking() {
             return false;
         }
         self.squares().any(|s| {
-            matches!(self.at(s), Some(m) if m.color == color && self.variant.pieces[m.id].royal)
+            matches!(self.at(s), Some(m) if m.color == color && self.variant.pieces()[m.id].royal)
                 && self.attacked(s, color.opposite())
         })
     }
@@ -1130,7 +1130,7 @@ impl RefBoard {
     /// (S-Chess, `gatingBlocksCheck = false`), a gating move is legal only when the same move
     /// without the gating is legal too: the gated man may not shield the king.
     pub fn legal_given_safe(&self, m: &RefMove, safe: &BTreeSet<String>) -> bool {
-        let gated_man_shields = self.variant.gating.as_ref().is_some_and(|g| g.blocks_check);
+        let gated_man_shields = self.variant.gating().is_some_and(|g| g.blocks_check);
         safe.contains(&m.text)
             && (gated_man_shields || m.ungated.as_ref().is_none_or(|u| safe.contains(u)))
     }
@@ -1160,7 +1160,7 @@ impl RefBoard {
                 if let Some(victim) = b.at(victim_sq) {
                     assert_ne!(victim.color, us, "{}: captures a friend", mv.text);
                     b.set(victim_sq, None);
-                    if b.variant.captures_to_hand {
+                    if b.variant.captures_to_hand() {
                         b.hands[u][victim.id] += 1;
                     }
                 }
@@ -1302,7 +1302,7 @@ impl RefBoard {
         for sq in self.squares() {
             let Some(m) = self.at(sq) else { continue };
             let initial = self.elements[m.id].iter().any(|e| e.initial);
-            let gate_rank = matches!(&self.variant.gating, Some(g) if self.relative_rank(sq, m.color) == g.rank as i32);
+            let gate_rank = matches!(&self.variant.gating(), Some(g) if self.relative_rank(sq, m.color) == g.rank as i32);
             if initial || gate_rank {
                 out.insert(sq, m.virgin);
             }
@@ -1315,7 +1315,7 @@ impl RefBoard {
         let mut out = BTreeMap::new();
         for sq in self.squares() {
             if let Some(m) = self.at(sq) {
-                if self.variant.virgin_keyed & (1 << m.id) != 0 {
+                if self.variant.virgin_keyed() & (1 << m.id) != 0 {
                     out.insert(sq, m.virgin);
                 }
             }
@@ -1327,7 +1327,7 @@ impl RefBoard {
     /// (so his never-moved flag cannot matter for gating).
     pub fn idle_gate(&self, sq: Sq) -> bool {
         let Some(m) = self.at(sq) else { return false };
-        let on_rank = matches!(&self.variant.gating, Some(g) if self.relative_rank(sq, m.color) == g.rank as i32);
+        let on_rank = matches!(&self.variant.gating(), Some(g) if self.relative_rank(sq, m.color) == g.rank as i32);
         on_rank && self.hands[color_index(m.color)].iter().all(|&n| n == 0)
     }
 

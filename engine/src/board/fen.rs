@@ -29,7 +29,7 @@ use crate::variant::{Variant, VariantRef};
 impl Position {
     /// The start position of `variant`.
     pub fn startpos(variant: &VariantRef) -> Position {
-        Position::from_fen(variant, &variant.start_fen)
+        Position::from_fen(variant, variant.start_fen())
             .expect("built variants have a valid start FEN")
     }
 
@@ -43,7 +43,7 @@ impl Position {
     /// unlikely in what it accepts.
     pub fn from_setup(variant: &VariantRef, setup: &Setup) -> Result<Position, FenError> {
         let v = variant.as_ref();
-        let g = &v.geometry;
+        let g = &v.geometry();
         let mut pos = Position::empty(variant);
         let (men, moved_marks) = placement(v, setup)?;
         let hand = hand_men(v, setup)?;
@@ -51,7 +51,7 @@ impl Position {
 
         let castling = parse_castling(v, &men, &moved_marks, &setup.castling)?;
         for &(sq, piece) in &men {
-            let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
+            let fen_gates = v.gating().is_some_and(|g| g.rights_in_fen());
             let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
                 castling.gates[piece.color.index()].contains(&g.file_of(sq))
                     || castling.implied_virgin.contains(&sq)
@@ -66,13 +66,13 @@ impl Position {
         }
         pos.side = setup.side;
         if setup.side == Color::Black {
-            pos.st.hash ^= v.zobrist.side;
+            pos.st.hash ^= v.zobrist().side;
         }
         pos.set_phase_from_setup(setup)?;
         pos.castle_king = castling.king;
         pos.castle_rook = castling.rook;
         pos.st.castling = castling.rights;
-        pos.st.hash ^= v.zobrist.castling(castling.rights);
+        pos.st.hash ^= v.zobrist().castling(castling.rights);
         pos.rebuild_castling();
         pos.st.halfmove = setup.halfmove;
         pos.fullmove = setup.fullmove;
@@ -88,7 +88,7 @@ impl Position {
         let token = || format!("{}{}", setup.side.fen_char(), setup.phase);
         let bad = |why: &str| FenError::new(FenField::Side, token(), why.to_string());
         let phase = setup.phase;
-        match &self.variant.turns {
+        match &self.variant.turns() {
             None if phase != 0 => return Err(bad("this variant has no turn parts")),
             None => return Ok(()),
             Some(t) if phase as usize >= t.num_phases() => {
@@ -99,7 +99,7 @@ impl Position {
             }
             Some(_) => {}
         }
-        self.st.hash ^= self.variant.zobrist.phase(0) ^ self.variant.zobrist.phase(phase);
+        self.st.hash ^= self.variant.zobrist().phase(0) ^ self.variant.zobrist().phase(phase);
         self.st.phase = phase;
         Ok(())
     }
@@ -108,7 +108,7 @@ impl Position {
         if setup.ep.is_empty() {
             return Ok(());
         }
-        let g = self.variant.geometry.clone();
+        let g = self.variant.geometry().clone();
         let text: String = setup
             .ep
             .iter()
@@ -137,7 +137,7 @@ impl Position {
         // With straight double steps only, the man is straight beyond the square passed;
         // otherwise any pawn diagonally beyond it may have made the double step.
         let forward = if mover == Color::White { 1 } else { -1 };
-        let sideways: &[i32] = if self.variant.ep_two_squares {
+        let sideways: &[i32] = if self.variant.ep_two_squares() {
             &[0, -1, 1]
         } else {
             &[0]
@@ -160,7 +160,7 @@ impl Position {
                     .into_iter()
                     .filter(|&s| {
                         let c = self.cell(s);
-                        c.is_color(mover) && self.variant.ep_types & (1 << c.id().0) != 0
+                        c.is_color(mover) && self.variant.ep_types() & (1 << c.id().0) != 0
                     })
                     .collect();
                 match candidates.as_slice() {
@@ -171,7 +171,7 @@ impl Position {
             }
         };
         let c = self.cell(victim);
-        if !c.is_color(mover) || self.variant.ep_types & (1 << c.id().0) == 0 {
+        if !c.is_color(mover) || self.variant.ep_types() & (1 << c.id().0) == 0 {
             return Err(bad(
                 "no pawn of the side that just moved on the landing square",
             ));
@@ -180,7 +180,7 @@ impl Position {
         if self.ep_capture_possible(passed, self.side) {
             self.st.ep = passed;
             self.st.ep_victim = victim;
-            let z = &self.variant.zobrist;
+            let z = &self.variant.zobrist();
             self.st.hash ^= z.ep(passed) ^ z.ep(victim);
         }
         Ok(())
@@ -191,14 +191,14 @@ impl Position {
             return Ok(());
         };
         let v = self.variant.clone();
-        let Some(rules) = &v.reserve else {
+        let Some(rules) = &v.reserve() else {
             if tokens.is_empty() {
                 return Ok(());
             }
             return Err(FenError::new(
                 FenField::Reserves,
                 tokens.join(" "),
-                format!("{} has no reserve men", v.name),
+                format!("{} has no reserve men", v.name()),
             ));
         };
         let mut used = [0usize; 2];
@@ -208,7 +208,7 @@ impl Position {
                 return Err(bad("expected a letter with @file or ?"));
             }
             let letter = t.as_bytes()[0] as char;
-            if letter.to_ascii_uppercase() != v.pieces[rules.piece.index()].letter {
+            if letter.to_ascii_uppercase() != v.pieces()[rules.piece.index()].letter {
                 return Err(bad("not the reserve piece's letter"));
             }
             let color = if letter.is_ascii_uppercase() {
@@ -220,7 +220,7 @@ impl Position {
                 "?" => RESERVE_PENDING,
                 f if f.len() == 2 && f.starts_with('@') => {
                     let file = f.as_bytes()[1].wrapping_sub(b'a');
-                    if file >= v.geometry.files {
+                    if file >= v.geometry().files {
                         return Err(bad("no such file"));
                     }
                     let sq = self.reserve_square(color, file);
@@ -245,9 +245,9 @@ impl Position {
 
     fn check_placement(&self) -> Result<(), FenError> {
         let v = &self.variant;
-        let g = &v.geometry;
+        let g = &v.geometry();
         for color in Color::ALL {
-            if v.checking && v.royal_mask != 0 && self.royal_count(color) == 0 {
+            if v.checking() && v.royal_mask() != 0 && self.royal_count(color) == 0 {
                 return Err(FenError::new(
                     FenField::Position,
                     color.to_string(),
@@ -261,7 +261,10 @@ impl Position {
                 return Err(FenError::new(
                     FenField::Position,
                     color.to_string(),
-                    format!("has {royals} royal men; {} allows at most {limit}", v.name),
+                    format!(
+                        "has {royals} royal men; {} allows at most {limit}",
+                        v.name()
+                    ),
                 ));
             }
         }
@@ -270,7 +273,7 @@ impl Position {
             let Some(color) = c.color() else { continue };
             let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
             if last
-                && v.promotion.pawn_types & (1 << c.id().0) != 0
+                && v.promotion().pawn_types & (1 << c.id().0) != 0
                 && v.in_promotion_zone(color, sq)
             {
                 return Err(FenError::new(
@@ -293,7 +296,7 @@ impl Position {
     /// The FEN of this position.
     pub fn fen(&self) -> String {
         let v = &self.variant;
-        let g = &v.geometry;
+        let g = &v.geometry();
         let mut out = String::new();
         for rank in (0..g.ranks as usize).rev() {
             let mut empty = 0;
@@ -322,7 +325,7 @@ impl Position {
                 out.push('/');
             }
         }
-        if v.has_hand {
+        if v.has_hand() {
             out.push('[');
             for color in Color::ALL {
                 for id in 0..v.num_pieces() {
@@ -344,7 +347,7 @@ impl Position {
         if self.st.ep == Square::NONE {
             out.push('-');
         } else {
-            if v.ep_two_squares {
+            if v.ep_two_squares() {
                 // Both squares, in board order (rank by rank from rank 1), as Fairy-Stockfish
                 // writes them.
                 let (a, b) = (self.st.ep, self.st.ep_victim);
@@ -357,8 +360,8 @@ impl Position {
             }
         }
         out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
-        if let Some(rules) = &v.reserve {
-            let letter = v.pieces[rules.piece.index()].letter;
+        if let Some(rules) = &v.reserve() {
+            let letter = v.pieces()[rules.piece.index()].letter;
             let mut tokens = Vec::new();
             for color in Color::ALL {
                 let l = if color == Color::White {
@@ -393,15 +396,15 @@ impl Position {
         let v = &self.variant;
         let c = self.cell(sq);
         let Some(piece) = c.piece() else { return false };
-        !v.gating.as_ref().is_some_and(|g| g.rights_in_fen())
+        !v.gating().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
-            && v.pieces[piece.id.index()].has_initial_moves
+            && v.pieces()[piece.id.index()].has_initial_moves
             && v.starts_on_any_board(sq, piece)
     }
 
     fn castling_text(&self) -> String {
         let v = &self.variant;
-        let g = &v.geometry;
+        let g = &v.geometry();
         let mut s = String::new();
         for color in Color::ALL {
             let case = |c: char| {
@@ -417,7 +420,7 @@ impl Position {
                 }
                 let rook = self.castle_rook[bit.trailing_zeros() as usize];
                 let outermost = v
-                    .castling
+                    .castling()
                     .as_ref()
                     .map(|r| outermost_rook(self, color, side == 0, r.rooks))
                     == Some(Some(rook));
@@ -430,7 +433,7 @@ impl Position {
             // Gating rights matter only while there is something to gate; like
             // Fairy-Stockfish, leave them out when the hand is empty.
             let hand_empty = self.hands[color.index()].iter().all(|&n| n == 0);
-            let in_fen = v.gating.as_ref().filter(|g| g.rights_in_fen());
+            let in_fen = v.gating().filter(|g| g.rights_in_fen());
             if let (Some(gating), false) = (in_fen, hand_empty) {
                 for file in 0..g.files as usize {
                     let sq = g.square(
@@ -458,7 +461,7 @@ impl Position {
 
 /// The outermost castling rook of `color` on the given side of its castling king.
 fn outermost_rook(pos: &Position, color: Color, kingside: bool, rooks: u32) -> Option<Square> {
-    let g = &pos.variant.geometry;
+    let g = &pos.variant.geometry();
     let king = pos.castle_king[color.index()];
     if king == Square::NONE {
         return None;
@@ -508,7 +511,7 @@ fn parse_castling(
     moved: &[Square],
     field: &str,
 ) -> Result<Castling, FenError> {
-    let g = &v.geometry;
+    let g = &v.geometry();
     let mut out = Castling {
         rights: 0,
         king: [Square::NONE; 2],
@@ -517,7 +520,7 @@ fn parse_castling(
         implied_virgin: Vec::new(),
     };
     let at = |sq: Square| men.iter().find(|m| m.0 == sq).map(|m| m.1);
-    if let Some(rules) = &v.castling {
+    if let Some(rules) = &v.castling() {
         for color in Color::ALL {
             let rank = if color == Color::White {
                 rules.rank
@@ -568,12 +571,12 @@ fn parse_castling(
         let file_letter =
             lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
         let is_side_letter = lower == 'k' || lower == 'q';
-        let fen_gates = v.gating.as_ref().is_some_and(|g| g.rights_in_fen());
+        let fen_gates = v.gating().is_some_and(|g| g.rights_in_fen());
         if fen_gates && file_letter && !is_side_letter {
             out.gates[color.index()].push(lower as usize - 'a' as usize);
             continue;
         }
-        let Some(rules) = &v.castling else {
+        let Some(rules) = &v.castling() else {
             return Err(bad("this variant has no castling"));
         };
         let king = out.king[color.index()];
@@ -627,8 +630,8 @@ fn has_rook_on(
     rank: usize,
     letter: char,
 ) -> bool {
-    let g = &v.geometry;
-    let Some(rules) = &v.castling else {
+    let g = &v.geometry();
+    let Some(rules) = &v.castling() else {
         return false;
     };
     let file = letter as usize - 'a' as usize;

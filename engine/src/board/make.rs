@@ -36,7 +36,7 @@ impl Position {
     /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so).
     fn capture(&mut self, sq: Square) {
         let victim = self.edit_take(sq);
-        if self.variant.captures_to_hand {
+        if self.variant.captures_to_hand() {
             let us = self.side;
             self.edit_hand_add(us, victim.id());
         }
@@ -49,7 +49,7 @@ impl Position {
     /// ever moved, can never enter.
     fn forfeit_reserve(&mut self, sq: Square, victim: Cell) {
         let Some(owner) = victim.color() else { return };
-        if self.variant.reserve.is_none() || !victim.is_virgin() {
+        if self.variant.reserve().is_none() || !victim.is_virgin() {
             return;
         }
         for slot in 0..2 {
@@ -63,7 +63,7 @@ impl Position {
     /// Brings in `us`'s reserve men whose entry square the move has just vacated (the man
     /// standing there left it for the first time, castling included).
     fn enter_reserves(&mut self, us: Color) {
-        let Some(rules) = &self.variant.reserve else {
+        let Some(rules) = &self.variant.reserve() else {
             return;
         };
         let piece = Piece {
@@ -86,7 +86,7 @@ impl Position {
     /// When the man captured on `sq` was his side's last one able to open a gate, the men
     /// waiting in hand to be gated can never enter: they leave the hand.
     fn forfeit_gates(&mut self, sq: Square, victim: Cell) {
-        let Some(rules) = &self.variant.gating else {
+        let Some(rules) = &self.variant.gating() else {
             return;
         };
         let Some(owner) = victim.color() else { return };
@@ -116,7 +116,7 @@ impl Position {
         let Some(owner) = victim.color() else { return };
         let Some(&(_, heir)) = self
             .variant
-            .succession
+            .succession()
             .iter()
             .find(|(lost, _)| *lost == victim.id())
         else {
@@ -152,7 +152,7 @@ impl Position {
         let us = self.side;
         let state = self.st;
         let journal_len = self.journal.len() as u32;
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         let mut hash_extra = z.side ^ z.castling(state.castling);
         if state.ep != Square::NONE {
             hash_extra ^= z.ep(state.ep) ^ z.ep(state.ep_victim);
@@ -168,7 +168,7 @@ impl Position {
             | MoveKind::DoubleStepGate
             | MoveKind::EnPassant => {
                 let mover = self.cell_fast(mv.from);
-                irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
+                irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
                 let victim_sq = if mv.kind == MoveKind::EnPassant {
                     mv.aux
                 } else {
@@ -250,19 +250,19 @@ impl Position {
                 };
                 self.edit_put(mv.from, partner_now);
                 irreversible =
-                    self.variant.pawn_like & (1 << partner.id().0 | 1 << mover.id().0) != 0;
+                    self.variant.pawn_like() & (1 << partner.id().0 | 1 << mover.id().0) != 0;
             }
             MoveKind::Place => {
-                self.set_reserve(us, 0, self.variant.geometry.file_of(mv.from) as u8);
+                self.set_reserve(us, 0, self.variant.geometry().file_of(mv.from) as u8);
                 if mv.to != mv.from {
-                    self.set_reserve(us, 1, self.variant.geometry.file_of(mv.to) as u8);
+                    self.set_reserve(us, 1, self.variant.geometry().file_of(mv.to) as u8);
                 }
             }
             MoveKind::Transfer => {
                 // The man moves on his own board to `aux` (taking whoever stands there), then
                 // goes across to the same square on another board.
                 let mover = self.cell_fast(mv.from);
-                irreversible = self.variant.pawn_like & (1 << mover.id().0) != 0;
+                irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
                 if self.cell_fast(mv.aux).is_piece() {
                     self.capture(mv.aux);
                     irreversible = true;
@@ -275,7 +275,7 @@ impl Position {
             }
             MoveKind::Pass => {}
         }
-        if self.variant.reserve.is_some() {
+        if self.variant.reserve().is_some() {
             self.enter_reserves(us);
         }
 
@@ -295,7 +295,7 @@ impl Position {
         } else {
             state.halfmove.saturating_add(1)
         };
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         hash_extra ^= z.castling(self.st.castling);
         if self.st.ep != Square::NONE {
             hash_extra ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
@@ -359,7 +359,7 @@ impl Position {
     /// which is what decides whether the e.p. square is recorded).
     pub(crate) fn ep_capture_possible(&self, passed: Square, by: Color) -> bool {
         let bit = by.cell_bit();
-        for (delta, mask) in self.variant.ep_attacks[by.index()].iter().copied() {
+        for (delta, mask) in self.variant.ep_attacks()[by.index()].iter().copied() {
             let c = self.cell_fast(passed.offset(delta));
             if c.0 & bit != 0 && mask & (1 << c.id().0) != 0 {
                 return true;

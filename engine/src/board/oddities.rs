@@ -45,30 +45,32 @@ impl Position {
                 let what = format!(
                     "{} ({})",
                     v.letter(id, color),
-                    v.pieces[t].name.to_ascii_lowercase()
+                    v.pieces()[t].name.to_ascii_lowercase()
                 );
                 let (held, start_held) = (self.in_hand(color, id), start.in_hand(color, id));
-                if !v.captures_to_hand && held > start_held {
+                if !v.captures_to_hand() && held > start_held {
                     out.push(format!(
                         "{side} holds {held} {what} in hand, but the start position of {} gives \
                          it {start_held} and nothing adds to a hand there",
-                        v.name
+                        v.name()
                     ));
                 } else if have[c][t] > bound[c][t] {
                     out.push(format!(
                         "{side} has {} {what} on the board and in hand, more than the {} that \
                          a game of {} can give it",
-                        have[c][t], bound[c][t], v.name
+                        have[c][t],
+                        bound[c][t],
+                        v.name()
                     ));
                 }
             }
         }
         let clock = self.halfmove_clock() as u32;
-        if v.n_move_rule > 0 && clock > v.n_move_rule {
+        if v.n_move_rule() > 0 && clock > v.n_move_rule() {
             out.push(format!(
                 "the halfmove clock {clock} is past the move-count rule ({} plies): the game \
                  is already drawn",
-                v.n_move_rule
+                v.n_move_rule()
             ));
         }
         out
@@ -84,7 +86,7 @@ fn men_by_type(pos: &Position) -> Counts {
             let id = PieceId(t as u8);
             *slot = pos.count(color, id) as usize + pos.in_hand(color, id) as usize;
         }
-        if let Some(r) = &v.reserve {
+        if let Some(r) = &v.reserve() {
             n[color.index()][r.piece.index()] += pos.reserves_waiting(color);
         }
     }
@@ -105,13 +107,13 @@ fn reachable_bound(v: &Variant, start: &Counts) -> Counts {
         // reach[s]: the types a man of type s may become, in any number of steps.
         let mut reach: Vec<PieceMask> = (0..types).map(|s| 1 << s).collect();
         for (s, r) in reach.iter_mut().enumerate() {
-            if v.promotion.pawn_types & (1 << s) != 0 {
-                for &into in v.promotion.choices_for(PieceId(s as u8), color) {
+            if v.promotion().pawn_types & (1 << s) != 0 {
+                for &into in v.promotion().choices_for(PieceId(s as u8), color) {
                     *r |= 1 << into.0;
                 }
             }
         }
-        for &(kind, heir) in &v.succession {
+        for &(kind, heir) in v.succession() {
             reach[heir.index()] |= 1 << kind.0;
         }
         loop {
@@ -129,7 +131,7 @@ fn reachable_bound(v: &Variant, start: &Counts) -> Counts {
         }
         for (s, &r) in reach.iter().enumerate() {
             let men = start[c][s]
-                + if v.captures_to_hand {
+                + if v.captures_to_hand() {
                     start[1 - c][s]
                 } else {
                     0

@@ -176,10 +176,10 @@ pub struct Position {
 impl Position {
     /// An empty board of `variant`, White to move, no rights.
     pub fn empty(variant: &VariantRef) -> Position {
-        let cells = variant.geometry.num_cells();
+        let cells = variant.geometry().num_cells();
         Position {
             variant: variant.clone(),
-            board: variant.empty_board.clone(),
+            board: variant.empty_board().to_vec(),
             lists: [PieceList::new(cells), PieceList::new(cells)],
             counts: [[0; MAX_PIECE_TYPES]; 2],
             hands: [[0; MAX_PIECE_TYPES]; 2],
@@ -320,7 +320,7 @@ impl Position {
     /// The square where `color`'s reserve man waiting behind `file` enters: that file's square
     /// on `color`'s first rank.
     pub fn reserve_square(&self, color: Color, file: u8) -> Square {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let rank = if color == Color::White {
             0
         } else {
@@ -333,7 +333,7 @@ impl Position {
     /// leaves it (the square of a file a reserve man waits behind), if any.
     #[inline]
     pub(crate) fn man_entering_on(&self, sq: Square) -> Option<Cell> {
-        let rules = self.variant.reserve.as_ref()?;
+        let rules = self.variant.reserve()?;
         let us = self.side;
         self.st.reserves[us.index()]
             .iter()
@@ -351,7 +351,7 @@ impl Position {
 
     /// Sets a reserve slot, keeping the hash in step.
     pub(crate) fn set_reserve(&mut self, color: Color, slot: usize, value: u8) {
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         let old = self.st.reserves[color.index()][slot];
         self.st.hash ^= z.reserve(color.index(), slot, old) ^ z.reserve(color.index(), slot, value);
         self.st.reserves[color.index()][slot] = value;
@@ -378,9 +378,9 @@ impl Position {
     }
 
     fn hash_cell(&self, sq: Square, cell: Cell) -> u64 {
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         let mut k = z.piece(cell, sq);
-        if cell.0 & Cell::VIRGIN != 0 && self.variant.virgin_keyed & (1 << cell.id().0) != 0 {
+        if cell.0 & Cell::VIRGIN != 0 && self.variant.virgin_keyed() & (1 << cell.id().0) != 0 {
             k ^= z.virgin(sq);
         }
         k
@@ -388,10 +388,10 @@ impl Position {
 
     /// True when a never-moved man on `sq` holds a gating right there (gating variants).
     pub(crate) fn virgin_is_gate_right(&self, sq: Square, cell: Cell) -> bool {
-        match (&self.variant.gating, cell.color()) {
+        match (&self.variant.gating(), cell.color()) {
             (Some(g), Some(c)) => {
                 g.openers & (1 << cell.id().0) != 0
-                    && self.variant.geometry.relative_rank(sq, c) == g.rank
+                    && self.variant.geometry().relative_rank(sq, c) == g.rank
             }
             _ => false,
         }
@@ -514,9 +514,9 @@ impl Position {
     pub(crate) fn hand_add(&mut self, color: Color, id: PieceId) {
         let ci = Cell::new(Piece { color, id }, false).colored_index();
         let n = &mut self.hands[color.index()][id.index()];
-        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
         *n += 1;
-        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
     }
 
     /// Removes one man of type `id` from `color`'s hand.
@@ -524,16 +524,16 @@ impl Position {
         let ci = Cell::new(Piece { color, id }, false).colored_index();
         let n = &mut self.hands[color.index()][id.index()];
         debug_assert!(*n > 0);
-        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
         *n -= 1;
-        self.st.hash ^= self.variant.zobrist.hand(ci, *n);
+        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
     }
 
     /// The hash computed from scratch (tests compare it with the incremental one).
     pub fn compute_hash(&self) -> u64 {
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         let mut h = 0;
-        for sq in self.variant.geometry.squares() {
+        for sq in self.variant.geometry().squares() {
             let c = self.cell(sq);
             if c.is_piece() {
                 h ^= self.hash_cell(sq, c);
@@ -570,7 +570,7 @@ impl Position {
     /// Checks the internal invariants (piece lists, counts, royal tracking, hash) against the
     /// board; returns a description of the first inconsistency.
     pub fn validate(&self) -> Result<(), String> {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let mut counts = [[0u8; MAX_PIECE_TYPES]; 2];
         let mut listed = 0;
         for sq in g.squares() {
@@ -617,10 +617,10 @@ impl Position {
     pub(crate) fn rebuild_castling(&mut self) {
         self.rights_mask.iter_mut().for_each(|m| *m = 0);
         self.castle_paths = [None, None, None, None];
-        let Some(rules) = self.variant.castling.clone() else {
+        let Some(rules) = self.variant.castling() else {
             return;
         };
-        let g = self.variant.geometry.clone();
+        let g = self.variant.geometry().clone();
         for color in Color::ALL {
             let king = self.castle_king[color.index()];
             for (side, bit) in CASTLE_BITS[color.index()].iter().copied().enumerate() {

@@ -34,7 +34,7 @@ impl<S: MoveSink> MoveSink for TransferSink<'_, S> {
         if captures && !self.may_capture {
             return;
         }
-        let g = &pos.variant.geometry;
+        let g = &pos.variant.geometry();
         for board in 0..g.boards as usize {
             if self.destinations & (1 << board) == 0 {
                 continue;
@@ -72,7 +72,7 @@ impl Position {
     /// True when a capture landing on the square `to` has the support the variant asks
     /// for: a man of the side to move of a supporting type that attacks `to` on its board.
     fn capture_supported(&self, to: Square) -> bool {
-        let supporters = self.variant.captures.supporters;
+        let supporters = self.variant.captures().supporters;
         supporters == 0 || self.is_attacked_by_types(to, self.side, supporters)
     }
 
@@ -81,15 +81,15 @@ impl Position {
         let us = self.side;
         let movable = self.movable_types();
         let v = &self.variant;
-        let g = &v.geometry;
+        let g = &v.geometry();
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
             let cell = self.cell_fast(from);
             if movable & (1 << cell.id().0) == 0 {
                 continue;
             }
-            let may_capture = v.captures.may_capture(cell.id());
-            match &v.transfer {
+            let may_capture = v.captures().may_capture(cell.id());
+            match &v.transfer() {
                 Some(t) => {
                     let origin = g.board_of(from);
                     let mut sink = TransferSink {
@@ -111,7 +111,7 @@ impl Position {
                 }
             }
         }
-        if v.castling.is_some() && self.st.castling != 0 {
+        if v.castling().is_some() && self.st.castling != 0 {
             self.generate_board_castling(movable, list);
         }
     }
@@ -122,12 +122,12 @@ impl Position {
     fn generate_board_castling(&self, movable: PieceMask, list: &mut MoveList) {
         let mut castles = MoveList::new();
         self.generate_castling(&mut castles, None);
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         for &mv in castles.iter() {
             if movable & (1 << self.cell_fast(mv.from).id().0) == 0 {
                 continue;
             }
-            let Some(t) = &self.variant.transfer else {
+            let Some(t) = &self.variant.transfer() else {
                 list.add(mv);
                 continue;
             };
@@ -154,7 +154,7 @@ impl Position {
     /// after which the turn can be completed.
     pub(crate) fn generate_legal_board_rules(&mut self, list: &mut MoveList) {
         let v = &self.variant;
-        if v.royal_mask != 0 && !v.checking && self.royal_count(self.side) == 0 {
+        if v.royal_mask() != 0 && !v.checking() && self.royal_count(self.side) == 0 {
             // The side to move's King was taken: the game is over, nothing more is played.
             return;
         }
@@ -200,8 +200,8 @@ impl Position {
         self.make_move(mv);
         let mut next = MoveList::new();
         // A capture of the last enemy royal man ends the game: nothing more is needed.
-        let royal_taken = self.variant.royal_mask != 0
-            && !self.variant.checking
+        let royal_taken = self.variant.royal_mask() != 0
+            && !self.variant.checking()
             && self.royal_count(self.side.opposite()) == 0;
         let ok = royal_taken || {
             self.generate_legal_board_rules(&mut next);

@@ -12,7 +12,7 @@ impl Position {
     /// always "may".
     #[inline]
     pub fn may_give_check(&self, mv: Move) -> bool {
-        let Some(reach) = &self.variant.check_reach else {
+        let Some(reach) = &self.variant.check_reach() else {
             return true;
         };
         let them = self.side.opposite();

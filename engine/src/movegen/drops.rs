@@ -32,13 +32,13 @@ impl Position {
     pub(crate) fn generate_drops(&self, list: &mut MoveList) {
         let us = self.side_to_move();
         let v = self.variant().clone();
-        let g = &v.geometry;
-        let facts = (v.drop_rule != DropRule::Free).then(|| self.drop_facts());
+        let g = &v.geometry();
+        let facts = (v.drop_rule() != DropRule::Free).then(|| self.drop_facts());
         for id in 0..v.num_pieces() {
-            if self.in_hand(us, PieceId(id as u8)) == 0 || v.drop_types & (1 << id) == 0 {
+            if self.in_hand(us, PieceId(id as u8)) == 0 || v.drop_types() & (1 << id) == 0 {
                 continue;
             }
-            let pawn = v.promotion.pawn_types & (1 << id) != 0;
+            let pawn = v.promotion().pawn_types & (1 << id) != 0;
             for sq in g.squares() {
                 if !self.cell(sq).is_empty() {
                     continue;
@@ -47,7 +47,7 @@ impl Position {
                     continue;
                 }
                 if let Some(facts) = &facts {
-                    if !self.drop_allowed(sq, PieceId(id as u8), facts, v.drop_rule) {
+                    if !self.drop_allowed(sq, PieceId(id as u8), facts, v.drop_rule()) {
                         continue;
                     }
                 }
@@ -68,7 +68,7 @@ impl Position {
         let mut interpositions = Vec::new();
         for &from in self.squares_of(them) {
             let cell = self.cell(from);
-            let moves = &self.variant().pieces[cell.id().index()].moves[them.index()];
+            let moves = &self.variant().pieces()[cell.id().index()].moves[them.index()];
             for slide in moves.slides.iter().filter(|s| s.mode & CAPTURE != 0) {
                 let mut between = Vec::new();
                 let mut s = from;
@@ -99,7 +99,7 @@ impl Position {
     /// stands there): his plain leaps' targets and the first man on each plain slide.
     fn attack_squares(&self, from: Square, cell: Cell) -> ArrayVec<Square, 64> {
         let color = cell.color().unwrap_or(Color::White);
-        let moves = &self.variant().pieces[cell.id().index()].moves[color.index()];
+        let moves = &self.variant().pieces()[cell.id().index()].moves[color.index()];
         let mut out = ArrayVec::new();
         for leap in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
             let to = from.offset(leap.delta);
@@ -136,7 +136,7 @@ impl Position {
         let cell = Cell::new(Piece { color: us, id }, false);
         let valuable = |s: Square| {
             let t = self.cell(s).id();
-            self.variant().drop_valuable & (1 << t.0) != 0 || self.variant().is_royal(t)
+            self.variant().drop_valuable() & (1 << t.0) != 0 || self.variant().is_royal(t)
         };
         for target in self.attack_squares(sq, cell) {
             let c = self.cell(target);

@@ -56,7 +56,7 @@ impl Position {
             return;
         }
         let us = self.side;
-        if self.variant.reserve.is_some() && self.reserve_pending(us) {
+        if self.variant.reserve().is_some() && self.reserve_pending(us) {
             self.generate_placements(list);
             return;
         }
@@ -68,10 +68,10 @@ impl Position {
         if pass {
             push(list, Position::pass_move());
         }
-        if self.variant.castling.is_some() && self.st.castling != 0 {
+        if self.variant.castling().is_some() && self.st.castling != 0 {
             self.generate_castling(list, None);
         }
-        if self.variant.drops {
+        if self.variant.drops() {
             self.generate_drops(list);
         }
     }
@@ -83,7 +83,7 @@ impl Position {
     pub fn generate_tactical(&self, list: &mut MoveList) {
         let us = self.side;
         if self.variant.needs_board_rules()
-            || self.variant.reserve.is_some() && self.reserve_pending(us)
+            || self.variant.reserve().is_some() && self.reserve_pending(us)
         {
             self.generate_pseudo_legal(list);
             return;
@@ -91,7 +91,7 @@ impl Position {
         for i in 0..self.squares_of(us).len() {
             let from = self.squares_of(us)[i];
             let cell = self.cell_fast(from);
-            let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
+            let moves = &self.variant.pieces()[cell.id().index()].moves[us.index()];
             if moves.overlapping || !moves.rays.is_empty() || self.can_gate_from(from, cell) {
                 self.generate_from(from, list);
             } else {
@@ -108,7 +108,7 @@ impl Position {
     pub fn generate_moves_of(&self, from: Square, list: &mut MoveList) {
         let us = self.side;
         if self.variant.needs_board_rules()
-            || self.variant.reserve.is_some() && self.reserve_pending(us)
+            || self.variant.reserve().is_some() && self.reserve_pending(us)
             || !self.cell(from).is_color(us)
         {
             return;
@@ -142,7 +142,7 @@ impl Position {
     /// True when a move of the man `cell` from `from` may gate a man from the hand.
     #[inline(always)]
     pub(crate) fn can_gate_from(&self, from: Square, cell: Cell) -> bool {
-        self.variant.gating.is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell)
+        self.variant.gating().is_some() && cell.is_virgin() && self.virgin_is_gate_right(from, cell)
     }
 
     /// The board moves of the man `cell` on `from` (without gating forms). Returns true when
@@ -155,7 +155,7 @@ impl Position {
         cell: Cell,
         sink: &mut S,
     ) -> bool {
-        let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[self.side.index()];
         if moves.overlapping {
             return self.generate_deduplicated(from, cell, sink);
         }
@@ -167,7 +167,7 @@ impl Position {
     #[inline(always)]
     fn generate_single_legs<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
         self.generate_plain_of::<true, S>(from, cell, sink);
-        let moves = &self.variant.pieces[cell.id().index()].moves[self.side.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[self.side.index()];
         for ray in &moves.rays {
             if ray.initial && !cell.is_virgin() {
                 continue;
@@ -210,7 +210,7 @@ impl Position {
         cell: Cell,
         sink: &mut S,
     ) {
-        if self.variant.promotion.pawn_types & (1 << cell.id().0) != 0 {
+        if self.variant.promotion().pawn_types & (1 << cell.id().0) != 0 {
             self.generate_plain::<true, QUIETS, S>(from, cell, sink);
         } else {
             self.generate_plain::<false, QUIETS, S>(from, cell, sink);
@@ -228,9 +228,9 @@ impl Position {
         list: &mut S,
     ) {
         let us = self.side;
-        let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[us.index()];
         let us_bit = us.cell_bit();
-        let zone = &self.variant.promotion.zone[us.index()];
+        let zone = &self.variant.promotion().zone[us.index()];
         // A quiet move is kept when quiet moves are wanted or when it promotes.
         let keep_quiet = |to: Square| QUIETS || PROMOTES && zone[to.index()];
         let add = |list: &mut S, to: Square| {
@@ -270,7 +270,7 @@ impl Position {
             }
         }
         if (QUIETS || PROMOTES) && !moves.double_steps.is_empty() && cell.is_virgin() {
-            let leaves_ep = self.variant.ep_types & (1 << cell.id().0) != 0;
+            let leaves_ep = self.variant.ep_types() & (1 << cell.id().0) != 0;
             for ds in &moves.double_steps {
                 let (passed, to) = (from.offset(ds.passed), from.offset(ds.delta));
                 if self.cell_fast(passed).is_empty() && self.cell_fast(to).is_empty() {
@@ -358,7 +358,7 @@ impl Position {
             if !screened {
                 // Looking for the screen of a hopper (only the types it may hop over).
                 if c.is_piece() {
-                    if self.variant.pieces[cell.id().index()].hurdles & (1 << c.id().0) == 0 {
+                    if self.variant.pieces()[cell.id().index()].hurdles & (1 << c.id().0) == 0 {
                         return;
                     }
                     screened = true;
@@ -422,7 +422,7 @@ impl Position {
     ) {
         let us = self.side;
         let v = &self.variant;
-        let promo = &v.promotion;
+        let promo = &v.promotion();
         let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
         if !enters_zone {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
@@ -435,7 +435,7 @@ impl Position {
             }
             list.add(Move::with(from, to, kind, aux, choice.0));
         }
-        let last_rank = v.geometry.relative_rank(to, us) == v.geometry.ranks as usize - 1;
+        let last_rank = v.geometry().relative_rank(to, us) == v.geometry().ranks as usize - 1;
         // Staying unpromoted is allowed unless promotion is compulsory, or the pawn would be
         // stuck on its last rank where the variant forbids immobile men.
         let may_stay = !(promo.is_mandatory(cell.id()) || promo.immobility_illegal && last_rank);
@@ -449,7 +449,7 @@ impl Position {
     /// gated man in, his moves without one are removed.
     fn add_gating(&self, from: Square, first: usize, list: &mut MoveList) {
         let us = self.side;
-        let Some(rules) = &self.variant.gating else {
+        let Some(rules) = &self.variant.gating() else {
             return;
         };
         let end = list.len();
@@ -490,7 +490,7 @@ impl Position {
     /// mover's check status when the caller already knows it.
     pub(crate) fn generate_castling(&self, list: &mut MoveList, in_check: Option<bool>) {
         let us = self.side;
-        let Some(rules) = &self.variant.castling else {
+        let Some(rules) = &self.variant.castling() else {
             return;
         };
         let mut in_check = in_check;
@@ -528,7 +528,7 @@ impl Position {
                 list,
                 Move::with(from, to, MoveKind::Castle, aux, Move::NO_PIECE),
             );
-            if let Some(gating) = &self.variant.gating {
+            if let Some(gating) = &self.variant.gating() {
                 for id in 0..self.variant.num_pieces() {
                     if self.hands[us.index()][id] == 0 || gating.gated & (1 << id) == 0 {
                         continue;
@@ -554,11 +554,11 @@ impl Position {
     /// two different files (with two men), never the king's file together with a rook's when
     /// the variant forbids it. These are the side's only moves until it has chosen.
     pub(crate) fn generate_placements(&self, list: &mut MoveList) {
-        let Some(rules) = &self.variant.reserve else {
+        let Some(rules) = &self.variant.reserve() else {
             return;
         };
         let us = self.side;
-        let files = self.variant.geometry.files;
+        let files = self.variant.geometry().files;
         let square = |f: u8| self.reserve_square(us, f);
         let king_file = self.castle_king[us.index()];
         let rook_files: Vec<Square> = self
@@ -608,12 +608,12 @@ impl Position {
     /// True when the start position has `color`'s castling king (`king`) or one of its castling
     /// rooks (`!king`) on `sq`.
     fn start_man_is(&self, sq: Square, color: Color, king: bool) -> bool {
-        let Some(rules) = &self.variant.castling else {
+        let Some(rules) = &self.variant.castling() else {
             return false;
         };
         let c = self
             .variant
-            .start_board
+            .start_board()
             .get(sq.index())
             .copied()
             .unwrap_or(Cell::EMPTY);
@@ -627,7 +627,7 @@ impl Position {
 
     /// True when `sq` is attacked by a man of colour `by` (pins ignored; e.p. not counted).
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        let general = self.variant.attacks[by.index()].general;
+        let general = self.variant.attacks()[by.index()].general;
         self.attacked_by_plain(sq, by, PieceMask::MAX)
             || general != 0 && self.attacked_by_general(sq, by, general)
     }
@@ -636,7 +636,7 @@ impl Position {
     /// counting only men whose types are in `types` (border cells carry the id no type has).
     #[inline(always)]
     pub(crate) fn attacked_by_plain(&self, sq: Square, by: Color, types: PieceMask) -> bool {
-        let t = &self.variant.attacks[by.index()];
+        let t = &self.variant.attacks()[by.index()];
         let bit = by.cell_bit();
         for la in &t.leaps {
             let c = self.cell_fast(sq.offset(la.delta));
@@ -678,7 +678,7 @@ impl Position {
     /// True when a conditional capture ray of the man `cell` (of colour `by`) on `from` reaches
     /// `target`, treating the target as capturable whatever stands there.
     fn capture_ray_reaches(&self, from: Square, cell: Cell, by: Color, target: Square) -> bool {
-        let moves = &self.variant.pieces[cell.id().index()].moves[by.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[by.index()];
         for ray in &moves.rays {
             if ray.mode & CAPTURE == 0 || ray.initial && !cell.is_virgin() {
                 continue;

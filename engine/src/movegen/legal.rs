@@ -79,11 +79,11 @@ impl Position {
     /// where only a sole royal man may not be left attacked).
     #[inline]
     pub fn royals_protected(&self, color: Color) -> bool {
-        self.variant.checking
+        self.variant.checking()
             && match self.royal_count(color) {
                 0 => false,
                 1 => true,
-                _ => !self.variant.extinction_royals,
+                _ => !self.variant.extinction_royals(),
             }
     }
 
@@ -93,8 +93,8 @@ impl Position {
             return false;
         }
         let them = color.opposite();
-        if self.variant.extinction_royals
-            && self.variant.royal_mask != 0
+        if self.variant.extinction_royals()
+            && self.variant.royal_mask() != 0
             && self.royal_count(them) == 0
         {
             // The move took the opponent's last royal man: the game is over, he cannot reply.
@@ -119,7 +119,7 @@ impl Position {
     /// on one board, no rule adding to what a move does); false means "make it and test".
     #[inline]
     pub fn leaves_royal_safe_unmade(&self, mv: Move) -> bool {
-        let Some(reach) = &self.variant.check_reach else {
+        let Some(reach) = &self.variant.check_reach() else {
             return false;
         };
         let us = self.side;
@@ -150,7 +150,7 @@ impl Position {
     /// first man beyond it does not attack along the line from that far.
     fn line_stays_shut(&self, mv: Move, royal: Square, slide: u8) -> bool {
         let them = self.side.opposite();
-        let sa = &self.variant.attacks[them.index()].slides[slide as usize];
+        let sa = &self.variant.attacks()[them.index()].slides[slide as usize];
         let mut s = royal;
         let mut k = 0u8;
         let mut beyond = false;
@@ -185,7 +185,7 @@ impl Position {
         }
         let royal = self.royal_sq[us.index()];
         let them = us.opposite();
-        let attacks = &self.variant.attacks[them.index()];
+        let attacks = &self.variant.attacks()[them.index()];
         let them_bit = them.cell_bit();
         let mut guard = Guard {
             royal,
@@ -256,7 +256,7 @@ impl Position {
         let us = self.side;
         let ungated = mv.without_gate();
         if ungated != mv
-            && !self.variant.gating.as_ref().is_some_and(|g| g.blocks_check)
+            && !self.variant.gating().is_some_and(|g| g.blocks_check)
             && !self.is_legal_by_making(ungated)
         {
             return false;
@@ -295,9 +295,9 @@ impl Position {
     /// that are plain leaps and slides, and a single royal man. Not under succession, where a
     /// capture can turn an enemy man into another type with other attacks.
     fn has_fast_path(&self, us: Color) -> bool {
-        self.variant.simple_attacks
+        self.variant.simple_attacks()
             && self.royal_count(us) == 1
-            && self.variant.succession.is_empty()
+            && self.variant.succession().is_empty()
     }
 
     /// True when the royal man moving from `from` to `to` would be safe there. The square he
@@ -359,7 +359,7 @@ impl Position {
             return DeferredLegality::NONE;
         }
         if !self.royals_protected(self.side)
-            || self.variant.reserve.is_some() && self.reserve_pending(self.side)
+            || self.variant.reserve().is_some() && self.reserve_pending(self.side)
         {
             self.generate_pseudo_legal(list);
             return DeferredLegality::NONE;
@@ -408,12 +408,12 @@ impl Position {
                 self.keep_legal(list, start, None);
             }
         }
-        if self.variant.castling.is_some() && self.st.castling != 0 && !guard.in_check {
+        if self.variant.castling().is_some() && self.st.castling != 0 && !guard.in_check {
             let start = list.len();
             self.generate_castling(list, Some(false));
             self.keep_legal(list, start, None);
         }
-        if self.variant.drops {
+        if self.variant.drops() {
             let start = list.len();
             self.generate_drops(list);
             if guard.in_check {
@@ -431,18 +431,22 @@ impl Position {
         if self.variant.needs_board_rules() {
             return self.legal_moves().len() as u64;
         }
-        if self.variant.reserve.is_some() && self.reserve_pending(self.side) {
+        if self.variant.reserve().is_some() && self.reserve_pending(self.side) {
             return self.legal_moves().len() as u64;
         }
         let guard = match self.guard() {
-            Some(g) if self.variant.checking && !g.in_check && self.variant.gating.is_none() => g,
+            Some(g)
+                if self.variant.checking() && !g.in_check && self.variant.gating().is_none() =>
+            {
+                g
+            }
             _ => return self.legal_moves().len() as u64,
         };
         let us = self.side;
         let mut counter = MoveCounter(0);
         let mut list = MoveList::new();
         let ep_types = if self.st.ep != Square::NONE {
-            self.variant.ep_attacks[us.index()]
+            self.variant.ep_attacks()[us.index()]
                 .iter()
                 .fold(0, |m, e| m | e.1)
         } else {
@@ -468,12 +472,12 @@ impl Position {
                 pass |= self.generate_piece_moves(from, cell, &mut counter);
             }
         }
-        if self.variant.castling.is_some() && self.st.castling != 0 {
+        if self.variant.castling().is_some() && self.st.castling != 0 {
             let start = list.len();
             self.generate_castling(&mut list, Some(false));
             self.keep_legal(&mut list, start, None);
         }
-        if self.variant.drops {
+        if self.variant.drops() {
             self.generate_drops(&mut list);
         }
         // Not in check here, so a pass is legal.

@@ -129,7 +129,7 @@ impl Walk<'_> {
                 }
             }
         }
-        let g = &self.pos.variant().geometry;
+        let g = &self.pos.variant().geometry();
         for (v, new_sense) in candidates {
             let delta = g.delta(v.0 as i32, v.1 as i32);
             let mut s = at;
@@ -244,7 +244,7 @@ impl Position {
             program,
             origin: from,
             us_bit: us.cell_bit(),
-            hurdles: self.variant.pieces[cell.id().index()].hurdles,
+            hurdles: self.variant.pieces()[cell.id().index()].hurdles,
             victims: ArrayVec::new(),
             lifted: None,
             put_down: None,
@@ -287,7 +287,7 @@ impl Position {
     /// True when the path's victims are exactly the men standing strictly between `from` and
     /// its end on one line, so that a [`MoveKind::Sweep`] from `from` to the end describes it.
     fn is_sweep(&self, from: Square, end: &PathEnd) -> bool {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let ((fb, ff, fr), (tb, tf, tr)) = (g.coords(from), g.coords(end.to));
         let (dx, dy) = (tf as i32 - ff as i32, tr as i32 - fr as i32);
         if fb != tb || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) || (dx, dy) == (0, 0) {
@@ -307,7 +307,7 @@ impl Position {
 
     /// The men a sweep from `from` to `to` takes on the way (not counting `to`).
     pub(crate) fn sweep_victims(&self, from: Square, to: Square) -> ArrayVec<Square, MAX_VICTIMS> {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let ((_, ff, fr), (_, tf, tr)) = (g.coords(from), g.coords(to));
         let step = g.delta(
             (tf as i32 - ff as i32).signum(),
@@ -333,7 +333,7 @@ impl Position {
         by: Color,
         target: Square,
     ) -> bool {
-        let moves = &self.variant.pieces[cell.id().index()].moves[by.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[by.index()];
         let mut found = false;
         for program in &moves.programs {
             if !program.can_capture() {
@@ -357,7 +357,7 @@ impl Position {
         list: &mut crate::movegen::MoveList,
     ) {
         let us = self.side_to_move();
-        let moves = &self.variant.pieces[cell.id().index()].moves[us.index()];
+        let moves = &self.variant.pieces()[cell.id().index()].moves[us.index()];
         for program in &moves.programs {
             self.run_program(from, cell, us, program, &mut |end: &PathEnd| {
                 if let Some((kind, to, aux)) = self.path_move(from, end) {

@@ -53,13 +53,17 @@ impl Position {
 
     /// The text of `mv` in this position, castling written in `style`.
     pub fn move_text_in(&self, mv: Move, style: CastlingStyle) -> String {
-        let g = &self.variant.geometry;
-        let lower = |id: u8| self.variant.pieces[id as usize].letter.to_ascii_lowercase();
+        let g = &self.variant.geometry();
+        let lower = |id: u8| {
+            self.variant.pieces()[id as usize]
+                .letter
+                .to_ascii_lowercase()
+        };
         match mv.kind {
             MoveKind::Pass => "0000".to_string(),
             MoveKind::Place => {
                 // The reserve man's letter, `@`, the file: `M@g`, or `M@b,M@g` for two.
-                let letter = self.variant.pieces[mv.piece as usize].letter;
+                let letter = self.variant.pieces()[mv.piece as usize].letter;
                 let file = |sq: Square| (b'a' + g.file_of(sq) as u8) as char;
                 if mv.to == mv.from {
                     format!("{letter}@{}", file(mv.from))
@@ -69,7 +73,7 @@ impl Position {
             }
             MoveKind::Drop => format!(
                 "{}@{}",
-                self.variant.pieces[mv.piece as usize].letter,
+                self.variant.pieces()[mv.piece as usize].letter,
                 g.name(mv.to)
             ),
             MoveKind::Castle | MoveKind::CastleGateKing => self.castling_move_text(mv, style),
@@ -121,7 +125,7 @@ impl Position {
 
     /// The text of a castling move (the king's part, with the man it gates, if any) in `style`.
     fn castling_move_text(&self, mv: Move, style: CastlingStyle) -> String {
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let to = match style {
             CastlingStyle::KingTakesRook => mv.aux,
             CastlingStyle::KingToTarget if g.file_of(mv.from).abs_diff(g.file_of(mv.to)) <= 1 => {
@@ -132,7 +136,7 @@ impl Position {
         let mut s = format!("{}{}", g.name(mv.from), g.name(to));
         if mv.kind == MoveKind::CastleGateKing {
             s.push(
-                self.variant.pieces[mv.piece as usize]
+                self.variant.pieces()[mv.piece as usize]
                     .letter
                     .to_ascii_lowercase(),
             );
@@ -170,7 +174,7 @@ impl Position {
 
     /// Parses and makes a move; on error the position is unchanged.
     pub fn try_play(&mut self, text: &str) -> Result<Move, MoveError> {
-        if self.variant.turns.is_some() && text.contains(',') {
+        if self.variant.turns().is_some() && text.contains(',') {
             return self.try_play_turn(text);
         }
         let mv = self.parse_move(text)?;
@@ -186,12 +190,12 @@ impl Position {
         if t == "0000" || t == "@@@@" {
             return true;
         }
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let is_piece =
             |c: char| c.is_ascii_alphabetic() && self.variant.piece_by_letter(c).is_some();
-        if self.variant.reserve.is_some() && t.contains('@') {
+        if self.variant.reserve().is_some() && t.contains('@') {
             // A file choice for reserve men: `M@g` or `M@b,M@g`.
-            let files = self.variant.geometry.files;
+            let files = self.variant.geometry().files;
             let choice = t.split(',').all(|part| {
                 let b = part.as_bytes();
                 b.len() == 3
@@ -237,7 +241,7 @@ impl Position {
         if t == "0000" || t == "@@@@" {
             return true;
         }
-        let g = &self.variant.geometry;
+        let g = &self.variant.geometry();
         let Some((first, rest)) = split_leading_square(t) else {
             return false;
         };

@@ -67,12 +67,12 @@ impl Position {
     pub fn no_move_value(&self, in_check: bool) -> GameValue {
         let v = self.variant();
         if in_check {
-            return v.checkmate_value;
+            return v.checkmate_value();
         }
-        if v.bare_king_stalemate != GameValue::None && self.has_bare_royal(self.side_to_move()) {
-            return v.bare_king_stalemate;
+        if v.bare_king_stalemate() != GameValue::None && self.has_bare_royal(self.side_to_move()) {
+            return v.bare_king_stalemate();
         }
-        v.stalemate_value
+        v.stalemate_value()
     }
 
     /// True when `color` has nothing but royal men on the board and nothing in hand.
@@ -93,7 +93,9 @@ impl Position {
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let side = self.side_to_move();
         let v = self.variant().clone();
-        if v.royal_mask != 0 && (!v.checking || v.extinction_royals) && self.royal_count(side) == 0
+        if v.royal_mask() != 0
+            && (!v.checking() || v.extinction_royals())
+            && self.royal_count(side) == 0
         {
             return Some(GameEnd {
                 winner: Some(side.opposite()),
@@ -113,13 +115,13 @@ impl Position {
                 reason,
             });
         }
-        if v.n_move_rule > 0 && self.halfmove_clock() as u32 >= v.n_move_rule {
+        if v.n_move_rule() > 0 && self.halfmove_clock() as u32 >= v.n_move_rule() {
             return Some(GameEnd {
                 winner: None,
                 reason: Termination::MoveRule,
             });
         }
-        if v.n_fold_rule > 0 && self.repetitions(usize::MAX) + 1 >= v.n_fold_rule as usize {
+        if v.n_fold_rule() > 0 && self.repetitions(usize::MAX) + 1 >= v.n_fold_rule() as usize {
             return Some(GameEnd {
                 winner: None,
                 reason: Termination::Repetition,

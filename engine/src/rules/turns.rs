@@ -18,7 +18,7 @@ impl Position {
     /// The types of men that may move now: all, unless the variant's turns have parts.
     #[inline]
     pub fn movable_types(&self) -> PieceMask {
-        match &self.variant.turns {
+        match &self.variant.turns() {
             Some(t) => t.types(self.st.phase),
             None => PieceMask::MAX,
         }
@@ -28,7 +28,7 @@ impl Position {
     #[inline]
     pub fn turn_continues(&self) -> bool {
         self.variant
-            .turns
+            .turns()
             .as_ref()
             .is_some_and(|t| t.next(self.st.phase).is_some())
     }
@@ -37,13 +37,13 @@ impl Position {
     /// true) the end of the turn, when the caller hands the move to the other side.
     #[inline(always)]
     pub(crate) fn advance_turn(&mut self) -> bool {
-        let Some(turns) = &self.variant.turns else {
+        let Some(turns) = &self.variant.turns() else {
             return true;
         };
         let old = self.st.phase;
         let next = turns.next(old);
         let new = next.unwrap_or(0);
-        let z = &self.variant.zobrist;
+        let z = &self.variant.zobrist();
         self.st.hash ^= z.phase(old) ^ z.phase(new);
         self.st.phase = new;
         if next.is_some() {

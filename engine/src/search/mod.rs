@@ -381,7 +381,7 @@ impl Searcher {
         report: &mut dyn SearchReport,
     ) -> SearchResult {
         let mut result = self.search_one(pos, limits, eval, report);
-        if let (Some(best), true) = (result.best, pos.variant().turns.is_some()) {
+        if let (Some(best), true) = (result.best, pos.variant().turns().is_some()) {
             result.turn = self.complete_turn(pos, best, &result.pv, result.depth, eval);
         }
         result
@@ -513,7 +513,7 @@ impl Searcher {
     /// ponder on when the search ended with a line of one move (an unfinished iteration whose
     /// new best move had no line behind it yet). Only for turns of one move.
     fn expected_reply(&self, pos: &Position, best: Move) -> Option<Move> {
-        if pos.variant().turns.is_some() {
+        if pos.variant().turns().is_some() {
             return None;
         }
         let mut after = pos.clone();

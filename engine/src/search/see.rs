@@ -56,7 +56,7 @@ impl SeeValues {
             .collect();
         let mut dirs: Vec<Direction> = Vec::new();
         for color in Color::ALL {
-            for (i, sa) in v.attacks[color.index()].slides.iter().enumerate() {
+            for (i, sa) in v.attacks()[color.index()].slides.iter().enumerate() {
                 let at = match dirs.iter().position(|d| d.delta == sa.delta) {
                     Some(at) => at,
                     None => {
@@ -72,7 +72,7 @@ impl SeeValues {
         }
         SeeValues {
             values,
-            usable: v.simple_attacks && dirs.len() <= u8::MAX as usize,
+            usable: v.simple_attacks() && dirs.len() <= u8::MAX as usize,
             dirs,
         }
     }
@@ -118,7 +118,7 @@ impl<'a> Exchange<'a> {
         };
         for color in Color::ALL {
             let bit = color.cell_bit();
-            for (i, la) in pos.variant().attacks[color.index()]
+            for (i, la) in pos.variant().attacks()[color.index()]
                 .leaps
                 .iter()
                 .enumerate()
@@ -155,7 +155,7 @@ impl<'a> Exchange<'a> {
             let Some(color) = c.color() else {
                 return;
             };
-            let table = &self.pos.variant().attacks[color.index()];
+            let table = &self.pos.variant().attacks()[color.index()];
             if let Some(i) = d.slide[color.index()] {
                 if table.slides[i as usize].reaches(1u32 << c.id().0, k) {
                     let order = (table.leaps.len() + i as usize) as u16;

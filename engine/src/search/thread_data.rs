@@ -41,7 +41,7 @@ impl std::fmt::Debug for ThreadData {
     // The tables are too large to show; what they are for is enough.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ThreadData")
-            .field("variant", &self.variant.name)
+            .field("variant", &self.variant.name())
             .finish_non_exhaustive()
     }
 }
@@ -54,12 +54,12 @@ impl ThreadData {
 
     /// Fresh tables for `variant`, with the evaluator's working memory `eval_scratch`.
     fn with_scratch(variant: &VariantRef, eval_scratch: EvalCache) -> ThreadData {
-        let cells = variant.geometry.num_cells();
+        let cells = variant.geometry().num_cells();
         let pieces = variant.num_pieces().max(1);
         ThreadData {
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 1],
             history: History::new(pieces, cells, |cell| {
-                variant.geometry.contains(Square(cell as u16))
+                variant.geometry().contains(Square(cell as u16))
             }),
             counters: vec![NO_MOVE; pieces * cells],
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],

@@ -61,7 +61,7 @@ impl Position {
     /// phases.
     fn may_have_more_parts(&self, parts_so_far: usize) -> bool {
         self.variant()
-            .turns
+            .turns()
             .as_ref()
             .is_some_and(|t| parts_so_far < t.num_phases())
     }

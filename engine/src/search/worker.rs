@@ -175,7 +175,7 @@ impl<'a> Worker<'a> {
         data: ThreadData,
     ) -> Worker<'a> {
         let v = pos.variant().clone();
-        let cells = v.geometry.num_cells();
+        let cells = v.geometry().num_cells();
         let pieces = v.num_pieces().max(1);
         let values = (0..v.num_pieces())
             .map(|i| eval.piece_value(crate::types::PieceId(i as u8)))
@@ -200,8 +200,8 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             root_fail_high: None,
-            checking: v.checking,
-            royal_mask: v.royal_mask != 0,
+            checking: v.checking(),
+            royal_mask: v.royal_mask() != 0,
             values,
             see_values,
             path: vec![NO_MOVE; MAX_PLY + 1],
@@ -552,7 +552,7 @@ impl<'a> Worker<'a> {
     /// True when SEE cannot judge this variant's captures.
     #[inline]
     fn see_values_unusable(&self) -> bool {
-        !self.pos.variant().simple_attacks
+        !self.pos.variant().simple_attacks()
     }
 
     /// Ordering scores for the moves of `moves` that `scores` does not cover yet, appended in
@@ -618,7 +618,7 @@ impl<'a> Worker<'a> {
     /// rules (where the royal may be captured); `None` otherwise.
     #[inline]
     fn royal_lost(&self, ply: usize) -> Option<Value> {
-        let extinction = self.pos.variant().extinction_royals;
+        let extinction = self.pos.variant().extinction_royals();
         (self.royal_mask
             && (!self.checking || extinction)
             && self.pos.royal_count(self.pos.side_to_move()) == 0)
@@ -630,7 +630,7 @@ impl<'a> Worker<'a> {
     /// move has a man other than royals and pawns (zugzwang), and the last move was not a pass.
     fn may_pass(&self, ply: usize) -> bool {
         self.checking
-            && self.pos.variant().turns.is_none()
+            && self.pos.variant().turns().is_none()
             && (ply == 0 || self.path[ply - 1] != NO_MOVE)
             && self.has_pieces()
     }
@@ -642,7 +642,7 @@ impl<'a> Worker<'a> {
         let us = self.pos.side_to_move();
         self.pos.squares_of(us).iter().any(|&sq| {
             let id = self.pos.cell(sq).id();
-            !v.is_royal(id) && v.promotion.pawn_types & (1 << id.0) == 0
+            !v.is_royal(id) && v.promotion().pawn_types & (1 << id.0) == 0
         })
     }
 
@@ -701,7 +701,7 @@ impl<'a> Worker<'a> {
         let static_eval = self.evals[ply];
         if beta.abs() >= MATE_BOUND
             || static_eval.abs() >= MATE_BOUND
-            || self.pos.variant().turns.is_some()
+            || self.pos.variant().turns().is_some()
         {
             return None;
         }
@@ -796,7 +796,7 @@ impl<'a> Worker<'a> {
             if let Some(v) = self.royal_lost(ply) {
                 return v;
             }
-            let n_rule = self.pos.variant().n_move_rule;
+            let n_rule = self.pos.variant().n_move_rule();
             let since_null = ply - self.last_null.last().copied().unwrap_or(0);
             let window = if self.last_null.is_empty() {
                 usize::MAX
@@ -1181,7 +1181,7 @@ impl<'a> Worker<'a> {
         if in_check {
             self.pos.generate_legal(&mut moves);
             if moves.is_empty() {
-                return game_value(self.pos.variant().checkmate_value, ply);
+                return game_value(self.pos.variant().checkmate_value(), ply);
             }
             best = -INFINITE;
             stand_pat = -INFINITE;
@@ -1220,7 +1220,7 @@ impl<'a> Worker<'a> {
         let gating_checked = self
             .pos
             .variant()
-            .gating
+            .gating()
             .as_ref()
             .is_some_and(|g| !g.blocks_check);
         for i in 0..moves.len() {

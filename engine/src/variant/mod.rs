@@ -9,11 +9,13 @@ pub mod betza;
 pub(crate) mod boards;
 pub(crate) mod builder;
 mod compile;
+mod conclude;
 pub mod config;
 pub mod diagram;
 mod legs;
 mod reach;
 pub mod setup;
+mod spec;
 pub mod tables;
 pub(crate) mod turns;
 mod zobrist;
@@ -169,107 +171,292 @@ impl GatingRules {
 
 pub use config::GameValue;
 
-/// A built variant: immutable, shared by every position of the game through an `Arc`.
+/// A built variant: immutable, shared by every position of the game through an `Arc`. Its
+/// rules (what the definition says, concluded) and its tables (derived from the rules for
+/// speed) are read through the accessors below.
 #[derive(Clone, Debug)]
 pub struct Variant {
+    rules: conclude::Rules,
+    tables: builder::Tables,
+}
+
+impl Variant {
+    /// The variant of `rules`, with its tables compiled.
+    fn compile(rules: conclude::Rules) -> Variant {
+        let tables = builder::Tables::compile(&rules);
+        Variant { rules, tables }
+    }
+
     /// The variant's name (lower case).
-    pub name: String,
+    #[inline(always)]
+    pub fn name(&self) -> &str {
+        &self.rules.name
+    }
+
     /// The board(s).
-    pub geometry: Geometry,
+    #[inline(always)]
+    pub fn geometry(&self) -> &Geometry {
+        &self.rules.geometry
+    }
+
     /// Piece types, indexed by [`PieceId`].
-    pub pieces: Vec<PieceDef>,
+    #[inline(always)]
+    pub fn pieces(&self) -> &[PieceDef] {
+        &self.rules.pieces
+    }
+
     /// The start position.
-    pub start_fen: String,
+    #[inline(always)]
+    pub fn start_fen(&self) -> &str {
+        &self.rules.start_fen
+    }
+
     /// Castling, if the variant has it.
-    pub castling: Option<CastlingRules>,
+    #[inline(always)]
+    pub fn castling(&self) -> Option<&CastlingRules> {
+        self.rules.castling.as_ref()
+    }
+
     /// Promotion.
-    pub promotion: PromotionRules,
+    #[inline(always)]
+    pub fn promotion(&self) -> &PromotionRules {
+        &self.rules.promotion
+    }
+
     /// Types whose lame non-capturing double step leaves an e.p. square.
-    pub ep_types: PieceMask,
+    #[inline(always)]
+    pub fn ep_types(&self) -> PieceMask {
+        self.rules.ep_types
+    }
+
     /// Gating from the hand (S-Chess), if the variant has it.
-    pub gating: Option<GatingRules>,
+    #[inline(always)]
+    pub fn gating(&self) -> Option<&GatingRules> {
+        self.rules.gating.as_ref()
+    }
+
     /// Reserve men that wait behind a file (Pioneer), if the variant has them.
-    pub reserve: Option<ReserveRules>,
+    #[inline(always)]
+    pub fn reserve(&self) -> Option<&ReserveRules> {
+        self.rules.reserve.as_ref()
+    }
+
     /// Where men go after moving on their own board, in a variant with several boards.
-    pub transfer: Option<boards::TransferRules>,
+    #[inline(always)]
+    pub fn transfer(&self) -> Option<&boards::TransferRules> {
+        self.rules.transfer.as_ref()
+    }
+
     /// Which types may capture, and the support a capture needs.
-    pub captures: boards::CaptureRules,
+    #[inline(always)]
+    pub fn captures(&self) -> &boards::CaptureRules {
+        &self.rules.captures
+    }
+
     /// The parts of a turn, when a turn is more than one move.
-    pub turns: Option<turns::TurnRules>,
-    /// Any of the three above is in force: generation takes the general path (`movegen::
-    /// boards`); one flag, so the one-board fast path pays a single test.
-    pub board_rules: bool,
+    #[inline(always)]
+    pub fn turns(&self) -> Option<&turns::TurnRules> {
+        self.rules.turns.as_ref()
+    }
+
     /// Men in hand may be dropped as a whole move.
-    pub drops: bool,
+    #[inline(always)]
+    pub fn drops(&self) -> bool {
+        self.rules.drops
+    }
+
     /// The types that may be dropped (`dropPieceTypes`; all by default).
-    pub drop_types: PieceMask,
+    #[inline(always)]
+    pub fn drop_types(&self) -> PieceMask {
+        self.rules.drop_types
+    }
+
     /// The restriction on drops (`dropRule`).
-    pub drop_rule: DropRule,
+    #[inline(always)]
+    pub fn drop_rule(&self) -> DropRule {
+        self.rules.drop_rule
+    }
+
     /// Types the loose drop rule counts as worth more than the dropped man (`dropRuleValuable`).
-    pub drop_valuable: PieceMask,
+    #[inline(always)]
+    pub fn drop_valuable(&self) -> PieceMask {
+        self.rules.drop_valuable
+    }
+
     /// The result for a side with a bare royal man (nothing else on the board or in hand) that
     /// is stalemated (`bareKingStalemateValue`; `None` = as any stalemate).
-    pub bare_king_stalemate: GameValue,
+    #[inline(always)]
+    pub fn bare_king_stalemate(&self) -> GameValue {
+        self.rules.bare_king_stalemate
+    }
+
     /// Captured men go to the capturer's hand.
-    pub captures_to_hand: bool,
+    #[inline(always)]
+    pub fn captures_to_hand(&self) -> bool {
+        self.rules.captures_to_hand
+    }
+
     /// The position has holdings (shown as `[...]` in FEN).
-    pub has_hand: bool,
+    #[inline(always)]
+    pub fn has_hand(&self) -> bool {
+        self.rules.has_hand
+    }
+
     /// Types whose never-moved flag is part of the hash (it changes what they may do).
-    pub virgin_keyed: PieceMask,
+    #[inline(always)]
+    pub fn virgin_keyed(&self) -> PieceMask {
+        self.rules.virgin_keyed
+    }
+
     /// Succession: (type, heir): when a side's last man of the type is captured, one of its men
     /// of the heir type becomes that type (`succession`).
-    pub succession: Vec<(PieceId, PieceId)>,
+    #[inline(always)]
+    pub fn succession(&self) -> &[(PieceId, PieceId)] {
+        &self.rules.succession
+    }
+
     /// While a side has two or more royal men, none of them is protected by the check rule:
     /// only a sole royal man may not be left attacked, and a side with none has lost
     /// (`extinctionPseudoRoyal`).
-    pub extinction_royals: bool,
+    #[inline(always)]
+    pub fn extinction_royals(&self) -> bool {
+        self.rules.extinction_royals
+    }
+
     /// Types whose extinction ends the game (`extinctionPieceTypes`).
-    pub extinction_types: PieceMask,
+    #[inline(always)]
+    pub fn extinction_types(&self) -> PieceMask {
+        self.rules.extinction_types
+    }
+
     /// The result for a side that has lost all its men of the extinction types
     /// (`extinctionValue`; `None` = no such rule).
-    pub extinction_value: GameValue,
+    #[inline(always)]
+    pub fn extinction_value(&self) -> GameValue {
+        self.rules.extinction_value
+    }
+
     /// Royal piece types.
-    pub royal_mask: PieceMask,
+    #[inline(always)]
+    pub fn royal_mask(&self) -> PieceMask {
+        self.rules.royal_mask
+    }
+
     /// Check rules apply (a move may not leave the royal piece attacked).
-    pub checking: bool,
+    #[inline(always)]
+    pub fn checking(&self) -> bool {
+        self.rules.checking
+    }
+
     /// Plies without capture or pawn move after which the game is drawn (0 = never): `2 * nMoveRule`.
-    pub n_move_rule: u32,
+    #[inline(always)]
+    pub fn n_move_rule(&self) -> u32 {
+        self.rules.n_move_rule
+    }
+
     /// Repetitions that end the game.
-    pub n_fold_rule: u32,
+    #[inline(always)]
+    pub fn n_fold_rule(&self) -> u32 {
+        self.rules.n_fold_rule
+    }
+
     /// Result for the side to move when it has no legal move and is not in check.
-    pub stalemate_value: GameValue,
+    #[inline(always)]
+    pub fn stalemate_value(&self) -> GameValue {
+        self.rules.stalemate_value
+    }
+
     /// Result for the side to move when it is checkmated.
-    pub checkmate_value: GameValue,
+    #[inline(always)]
+    pub fn checkmate_value(&self) -> GameValue {
+        self.rules.checkmate_value
+    }
+
     /// Per piece type: resets the n-move counter when it moves.
-    pub pawn_like: PieceMask,
+    #[inline(always)]
+    pub fn pawn_like(&self) -> PieceMask {
+        self.rules.pawn_like
+    }
+
+    /// Where the definition came from (`built-in` or a file name).
+    #[inline(always)]
+    pub fn source(&self) -> &str {
+        &self.rules.source
+    }
+
+    /// The XBoard parent variant (`variantTemplate`).
+    #[inline(always)]
+    pub fn template(&self) -> &str {
+        &self.rules.template
+    }
+
+    /// The XBoard piece-to-image table (`pieceToCharTable`), if given.
+    #[inline(always)]
+    pub fn piece_to_char_table(&self) -> Option<&str> {
+        self.rules.piece_to_char_table.as_deref()
+    }
+
+    /// Holdings slots shown by XBoard (`pocketSize`).
+    #[inline(always)]
+    pub fn pocket_size(&self) -> u32 {
+        self.rules.pocket_size
+    }
+
+    /// Piece values given by the file (`pieceValueMg`, `pieceValueEg`): (letter, mg, eg).
+    #[inline(always)]
+    pub fn piece_values(&self) -> &[(char, Option<i32>, Option<i32>)] {
+        &self.rules.piece_values
+    }
+
     /// Attack tables per colour (how that colour attacks a square).
-    pub attacks: [AttackTables; 2],
+    #[inline(always)]
+    pub fn attacks(&self) -> &[AttackTables; 2] {
+        &self.tables.attacks
+    }
+
     /// Per colour: (offset from the e.p. square to a capturer, types that capture e.p. that way).
-    pub ep_attacks: [Vec<(i16, PieceMask)>; 2],
+    #[inline(always)]
+    pub fn ep_attacks(&self) -> &[Vec<(i16, PieceMask)>; 2] {
+        &self.tables.ep_attacks
+    }
+
     /// True when e.p. needs both squares in FEN (double steps that are not straight ahead).
-    pub ep_two_squares: bool,
+    #[inline(always)]
+    pub fn ep_two_squares(&self) -> bool {
+        self.tables.ep_two_squares
+    }
+
     /// True when every capture of every piece is a plain leap or slide, so that pins can be
     /// found by walking lines from the royal piece.
-    pub simple_attacks: bool,
+    #[inline(always)]
+    pub fn simple_attacks(&self) -> bool {
+        self.tables.simple_attacks
+    }
+
     /// Per colour, the filter of moves that cannot give check, when the variant's rules let
     /// a move's checks be judged from the mover's type and squares alone.
-    pub check_reach: Option<[CheckReach; 2]>,
+    #[inline(always)]
+    pub fn check_reach(&self) -> Option<&[CheckReach; 2]> {
+        self.tables.check_reach.as_ref()
+    }
+
     /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.
-    pub empty_board: Vec<Cell>,
+    #[inline(always)]
+    pub fn empty_board(&self) -> &[Cell] {
+        &self.tables.empty_board
+    }
+
     /// The men of the start position, per mailbox cell (never-moved flags clear).
-    pub start_board: Vec<Cell>,
+    #[inline(always)]
+    pub fn start_board(&self) -> &[Cell] {
+        &self.tables.start_board
+    }
+
     /// Hash keys.
-    pub zobrist: Zobrist,
-    /// Where the definition came from (`built-in` or a file name).
-    pub source: String,
-    /// The XBoard parent variant (`variantTemplate`).
-    pub template: String,
-    /// The XBoard piece-to-image table (`pieceToCharTable`), if given.
-    pub piece_to_char_table: Option<String>,
-    /// Holdings slots shown by XBoard (`pocketSize`).
-    pub pocket_size: u32,
-    /// Piece values given by the file (`pieceValueMg`, `pieceValueEg`): (letter, mg, eg).
-    pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+    #[inline(always)]
+    pub fn zobrist(&self) -> &Zobrist {
+        &self.tables.zobrist
+    }
 }
 
 impl Variant {
@@ -277,23 +464,27 @@ impl Variant {
     /// restrictions (the one-board fast path knows none of them).
     #[inline(always)]
     pub fn needs_board_rules(&self) -> bool {
-        self.board_rules
+        self.rules.board_rules
     }
 
     /// The plies of search one ordinary turn takes: 1, or the number of parts of a turn.
     pub fn plies_per_turn(&self) -> i32 {
-        self.turns.as_ref().map_or(1, |t| t.parts.len() as i32)
+        self.rules
+            .turns
+            .as_ref()
+            .map_or(1, |t| t.parts.len() as i32)
     }
 
     /// The number of piece types.
     pub fn num_pieces(&self) -> usize {
-        self.pieces.len()
+        self.rules.pieces.len()
     }
 
     /// The piece type with FEN letter `c` (either case), if any.
     pub fn piece_by_letter(&self, c: char) -> Option<PieceId> {
         let upper = c.to_ascii_uppercase();
-        self.pieces
+        self.rules
+            .pieces
             .iter()
             .position(|p| p.letter == upper)
             .map(|i| PieceId(i as u8))
@@ -301,7 +492,7 @@ impl Variant {
 
     /// The FEN letter of a piece of colour `color`.
     pub fn letter(&self, id: PieceId, color: Color) -> char {
-        let l = self.pieces[id.index()].letter;
+        let l = self.rules.pieces[id.index()].letter;
         match color {
             Color::White => l,
             Color::Black => l.to_ascii_lowercase(),
@@ -311,21 +502,21 @@ impl Variant {
     /// True when `id` is royal.
     #[inline(always)]
     pub fn is_royal(&self, id: PieceId) -> bool {
-        self.royal_mask & (1 << id.0) != 0
+        self.rules.royal_mask & (1 << id.0) != 0
     }
 
     /// True when the start position has `piece` on `sq`. A man standing on his start square is
     /// taken as never moved when a FEN is read, and a man dropped there counts as never moved.
     #[inline]
     pub fn starts_on(&self, sq: Square, piece: crate::types::Piece) -> bool {
-        self.start_board.get(sq.index()) == Some(&Cell::new(piece, false))
+        self.tables.start_board.get(sq.index()) == Some(&Cell::new(piece, false))
     }
 
     /// [`Variant::starts_on`] at the same file and rank of any board: how a FEN's man is read as
     /// never moved in a multi-board variant, where a pawn on his second rank of either board
     /// still has his double step (as in Fairy-Stockfish's Alice Chess).
     pub fn starts_on_any_board(&self, sq: Square, piece: crate::types::Piece) -> bool {
-        let g = &self.geometry;
+        let g = &self.rules.geometry;
         if g.boards == 1 {
             return self.starts_on(sq, piece);
         }
@@ -336,7 +527,7 @@ impl Variant {
     /// The type a man of type `id` and colour `color` becomes on reaching `sq`, when his
     /// promotion there is compulsory with a single choice.
     pub fn fixed_promotion(&self, id: PieceId, color: Color, sq: Square) -> Option<PieceId> {
-        let p = &self.promotion;
+        let p = &self.rules.promotion;
         if p.pawn_types & (1 << id.0) == 0
             || !self.in_promotion_zone(color, sq)
             || !p.is_mandatory(id)
@@ -356,18 +547,22 @@ impl Variant {
     /// no royal man comes onto the board behind the check rule's back.
     pub fn may_hold_in_hand(&self, id: PieceId) -> bool {
         let bit = 1 << id.0;
-        if self.drops && self.drop_types & bit != 0 {
+        if self.rules.drops && self.rules.drop_types & bit != 0 {
             return true;
         }
         let royal = self.is_royal(id);
-        let gated = self.gating.as_ref().is_some_and(|g| g.gated & bit != 0);
-        let captured = self.captures_to_hand && (!royal || !self.royals_all_protected());
+        let gated = self
+            .rules
+            .gating
+            .as_ref()
+            .is_some_and(|g| g.gated & bit != 0);
+        let captured = self.rules.captures_to_hand && (!royal || !self.royals_all_protected());
         captured || (gated && !royal)
     }
 
     /// True when the check rule protects every royal man of a side, however many it has.
     pub fn royals_all_protected(&self) -> bool {
-        self.checking && !self.extinction_royals && self.royal_mask != 0
+        self.rules.checking && !self.rules.extinction_royals && self.rules.royal_mask != 0
     }
 
     /// The most royal men one side may have on the board, where the check rule applies: the
@@ -376,10 +571,10 @@ impl Variant {
     /// only what the board code follows ([`MAX_ROYALS`]). `None` without the check rule, where
     /// a royal man is just a man whose loss decides.
     pub fn royal_limit(&self) -> Option<usize> {
-        if !self.checking || self.royal_mask == 0 {
+        if !self.rules.checking || self.rules.royal_mask == 0 {
             return None;
         }
-        let p = &self.promotion;
+        let p = &self.rules.promotion;
         let promotes_to_royal = p.pawn_types != 0
             && (p.choices.iter().flatten().any(|&id| self.is_royal(id))
                 || p.by_pawn
@@ -387,16 +582,16 @@ impl Variant {
                     .flat_map(|b| &b.1)
                     .any(|&id| self.is_royal(id)))
             || p.targets.iter().flatten().any(|&id| self.is_royal(id));
-        let dropped = self.drops && self.drop_types & self.royal_mask != 0;
+        let dropped = self.rules.drops && self.rules.drop_types & self.rules.royal_mask != 0;
         let reserve = self
-            .reserve
+            .reserve()
             .as_ref()
             .is_some_and(|r| self.is_royal(r.piece));
         if promotes_to_royal || dropped || reserve {
             return Some(MAX_ROYALS);
         }
         let mut start = [0usize; 2];
-        for c in &self.start_board {
+        for c in &self.tables.start_board {
             if let Some(color) = c.color() {
                 start[color.index()] += self.is_royal(c.id()) as usize;
             }
@@ -407,6 +602,6 @@ impl Variant {
     /// True when a man of `color` promotes on `sq`.
     #[inline(always)]
     pub fn in_promotion_zone(&self, color: Color, sq: Square) -> bool {
-        self.promotion.zone[color.index()][sq.index()]
+        self.rules.promotion.zone[color.index()][sq.index()]
     }
 }

@@ -22,9 +22,13 @@ impl Variant {
     /// How far a man of type `id` reaches on the empty board (White's moves): the evaluation
     /// weighs pieces by it, whatever the compiled tables look like.
     pub fn empty_board_reach(&self, id: PieceId) -> EmptyBoardReach {
-        let g = &self.geometry;
-        let moves = &self.pieces[id.index()].moves[0];
-        let on = |s: Square| self.empty_board.get(s.index()).is_some_and(|c| !c.is_off());
+        let g = &self.geometry();
+        let moves = &self.pieces()[id.index()].moves[0];
+        let on = |s: Square| {
+            self.empty_board()
+                .get(s.index())
+                .is_some_and(|c| !c.is_off())
+        };
         // The rides that count: plain slides, and the conditional moves at their empty-board
         // reach (a hopper's captures need a screen the empty board does not have, so only its
         // quiet part counts; initial moves are left out).

@@ -359,12 +359,12 @@ pub(crate) type Placement = (Vec<(Square, Piece)>, Vec<Square>);
 
 /// The men of the placement field, and the squares of those marked as having moved (`*`).
 pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, FenError> {
-    let g = &variant.geometry;
+    let g = &variant.geometry();
     if setup.ranks.len() != g.ranks as usize {
         return Err(FenError::new(
             FenField::Board,
             format!("{} ranks", setup.ranks.len()),
-            format!("{} has {} ranks", variant.name, g.ranks),
+            format!("{} has {} ranks", variant.name(), g.ranks),
         ));
     }
     let wide = g.display_files();
@@ -438,11 +438,11 @@ pub(crate) fn hand_men(v: &Variant, setup: &Setup) -> Result<Vec<Piece>, FenErro
     let Some(letters) = &setup.hand else {
         return Ok(Vec::new());
     };
-    if !v.has_hand && !letters.is_empty() {
+    if !v.has_hand() && !letters.is_empty() {
         return Err(FenError::new(
             FenField::Hand,
             letters.iter().collect::<String>(),
-            format!("{} has no pieces in hand", v.name),
+            format!("{} has no pieces in hand", v.name()),
         ));
     }
     letters
@@ -456,8 +456,8 @@ pub(crate) fn hand_men(v: &Variant, setup: &Setup) -> Result<Vec<Piece>, FenErro
                     format!(
                         "a {} can never be in a hand in {}: it is not dropped, gated or \
                          captured into one",
-                        v.pieces[piece.id.index()].name,
-                        v.name
+                        v.pieces()[piece.id.index()].name,
+                        v.name()
                     ),
                 ));
             }
@@ -477,12 +477,12 @@ pub(crate) fn check_men_count(
     men: &[(Square, Piece)],
     hand: &[Piece],
 ) -> Result<(), FenError> {
-    let reserve = v.reserve.as_ref().map_or(0, |r| r.count as usize);
+    let reserve = v.reserve().map_or(0, |r| r.count as usize);
     let mut n = [reserve; 2];
     for p in men.iter().map(|m| &m.1).chain(hand) {
         n[p.color.index()] += 1;
     }
-    let (count, limit_for) = if v.captures_to_hand {
+    let (count, limit_for) = if v.captures_to_hand() {
         (n[0] + n[1], "both sides together")
     } else {
         (n[0].max(n[1]), "one side")
@@ -503,7 +503,7 @@ fn piece_of_letter(variant: &Variant, letter: char, field: FenField) -> Result<P
         return Err(FenError::new(
             field,
             letter.to_string(),
-            format!("no such piece in {}", variant.name),
+            format!("no such piece in {}", variant.name()),
         ));
     };
     let color = if letter.is_ascii_uppercase() {

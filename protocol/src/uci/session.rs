@@ -32,7 +32,7 @@ impl SearchReport for InfoReport {
 
 /// `bestmove M [ponder P]` for a result found in `root`.
 pub fn bestmove_line(root: &Position, r: &SearchResult, castling: Castling) -> String {
-    if root.variant().turns.is_some() {
+    if root.variant().turns().is_some() {
         // A turn of several parts goes out as one `a,b` token (D3).
         return match best_and_ponder(root, r) {
             None => "bestmove (none)".to_string(),
@@ -119,19 +119,19 @@ impl Uci {
     /// The `info string variant ...` line that announces the current variant.
     pub fn variant_line(state: &EngineState) -> String {
         let v = &state.variant;
-        let template = if v.template.is_empty() {
+        let template = if v.template().is_empty() {
             "fairy"
         } else {
-            v.template.as_str()
+            v.template()
         };
         format!(
             "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
-            v.name,
-            v.geometry.display_files(),
-            v.geometry.ranks,
+            v.name(),
+            v.geometry().display_files(),
+            v.geometry().ranks,
             holdings_slots(v),
             template,
-            v.start_fen
+            v.start_fen()
         )
     }
 

@@ -130,7 +130,7 @@ impl Xboard {
     /// numbering XBoard uses when started with `-rankOffset 1` (needed on 16-rank boards,
     /// whose rank 16 XBoard cannot read back; PROTOCOLS.md §6).
     fn rank_shift(&self) -> i32 {
-        -((self.state.variant.geometry.ranks == 10) as i32) - (self.rank_base == 0) as i32
+        -((self.state.variant.geometry().ranks == 10) as i32) - (self.rank_base == 0) as i32
     }
 
     fn wire_in(&self, text: &str) -> String {
@@ -164,7 +164,7 @@ impl Xboard {
                 self.state
                     .registry
                     .get(n)
-                    .is_some_and(|v| v.geometry.display_files() <= 16)
+                    .is_some_and(|v| v.geometry().display_files() <= 16)
             })
             .map(|n| xboard_name(n))
             .collect();
@@ -658,7 +658,7 @@ impl Xboard {
             C::Exclude(on, m) => self.exclude(on, &m),
             C::Lift(sq) => {
                 let internal = self.wire_in(&decimal_ranks(&sq));
-                let square = self.state.variant.geometry.parse_square(&internal);
+                let square = self.state.variant.geometry().parse_square(&internal);
                 if let Some(line) = square.and_then(|sq| highlight_line(&self.state.position, sq)) {
                     self.out(&line);
                 }
@@ -775,7 +775,7 @@ impl Xboard {
             self.claim_if_over();
             return;
         };
-        if root.variant().turns.is_some() {
+        if root.variant().turns().is_some() {
             // A turn of several parts goes out as one `a,b` token (D3); no pondering on it.
             let Some((text, _)) = crate::report::best_and_ponder(root, result) else {
                 return;

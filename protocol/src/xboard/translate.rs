@@ -149,29 +149,28 @@ pub fn cecp_text(text: &str, rank_shift: i32) -> String {
 /// §5.2, §5.3), with squares numbered as `rank_shift` says; none for a variant XBoard knows.
 pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
     let mut lines = Vec::new();
-    if xboard_knows(&v.name) {
+    if xboard_knows(v.name()) {
         return lines;
     }
     let table = v
-        .piece_to_char_table
-        .clone()
-        .unwrap_or_else(|| piece_to_char(v));
-    let template = if v.template.is_empty() {
+        .piece_to_char_table()
+        .map_or_else(|| piece_to_char(v), str::to_string);
+    let template = if v.template().is_empty() {
         "fairy"
     } else {
-        v.template.as_str()
+        v.template()
     };
     lines.push(format!(
         "setup ({table}) {}x{}+{}_{template} {}",
-        v.geometry.display_files(),
-        v.geometry.ranks,
+        v.geometry().display_files(),
+        v.geometry().ranks,
         holdings_slots(v),
-        wire_fen(&v.start_fen, rank_shift)
+        wire_fen(v.start_fen(), rank_shift)
     ));
-    for p in &v.pieces {
+    for p in v.pieces() {
         let mut betza = xboard_betza(&p.betza);
-        if let Some(c) = &v.castling {
-            if v.pieces
+        if let Some(c) = &v.castling() {
+            if v.pieces()
                 .get(c.king.0 as usize)
                 .is_some_and(|k| k.letter == p.letter)
             {
@@ -213,7 +212,7 @@ fn piece_to_char(v: &Variant) -> String {
     let mut slots = ['.'; SLOTS];
     let mut king = 'K';
     let mut rest = Vec::new();
-    for p in &v.pieces {
+    for p in v.pieces() {
         let l = p.letter.to_ascii_uppercase();
         if l == 'K' {
             king = l;

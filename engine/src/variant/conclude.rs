@@ -1,0 +1,582 @@
+//! Stage two of building a variant: a [`VariantSpec`] turned into [`Rules`]. The board size is
+//! fixed first (everything else depends on it), piece moves are compiled for it, piece letters
+//! become piece ids, defaults that depend on other keys are derived (promotion pawns default to
+//! the pawn types, a hand exists when anything can enter or leave one, ...) and every check
+//! across keys is made. Each problem is reported at the key that caused it.
+
+use super::boards::{CaptureRules, TransferRules};
+use super::compile::compile_piece;
+use super::config::{parse_square_list, GameValue};
+use super::spec::{or, Given, Located, VariantError, VariantSpec};
+use super::tables::{PieceMask, EN_PASSANT};
+use super::turns::TurnRules;
+use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
+use crate::types::{Geometry, PieceId};
+
+/// The standard start position, for a definition that gives none.
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Every rule of a variant, concluded: what the definition means, before any lookup table
+/// is compiled from it. The fields are documented at their accessors on [`super::Variant`].
+#[derive(Clone, Debug)]
+pub(crate) struct Rules {
+    pub name: String,
+    pub source: String,
+    pub geometry: Geometry,
+    pub pieces: Vec<PieceDef>,
+    pub start_fen: String,
+    pub castling: Option<CastlingRules>,
+    pub promotion: PromotionRules,
+    pub ep_types: PieceMask,
+    pub gating: Option<GatingRules>,
+    pub reserve: Option<ReserveRules>,
+    pub transfer: Option<TransferRules>,
+    pub captures: CaptureRules,
+    pub turns: Option<TurnRules>,
+    pub board_rules: bool,
+    pub drops: bool,
+    pub drop_types: PieceMask,
+    pub drop_rule: DropRule,
+    pub drop_valuable: PieceMask,
+    pub bare_king_stalemate: GameValue,
+    pub captures_to_hand: bool,
+    pub has_hand: bool,
+    pub virgin_keyed: PieceMask,
+    pub succession: Vec<(PieceId, PieceId)>,
+    pub extinction_royals: bool,
+    pub extinction_types: PieceMask,
+    pub extinction_value: GameValue,
+    pub royal_mask: PieceMask,
+    pub checking: bool,
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub stalemate_value: GameValue,
+    pub checkmate_value: GameValue,
+    pub pawn_like: PieceMask,
+    pub template: String,
+    pub piece_to_char_table: Option<String>,
+    pub pocket_size: u32,
+    pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+}
+
+/// The problems found so far.
+struct Errors(Vec<VariantError>);
+
+impl Errors {
+    fn push(&mut self, e: VariantError) {
+        self.0.push(e);
+    }
+}
+
+/// Concludes the rules of `spec`; `source` names where the definition came from.
+pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<VariantError>> {
+    let mut errs = Errors(Vec::new());
+    let rules = conclude_inner(spec, source, &mut errs);
+    match rules {
+        Some(rules) if errs.0.is_empty() => Ok(rules),
+        _ => {
+            if errs.0.is_empty() {
+                errs.push(spec.header().error("the variant could not be built"));
+            }
+            Err(errs.0)
+        }
+    }
+}
+
+/// The piece ids of `letters`, or the first letter that names no piece.
+fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
+    letters
+        .iter()
+        .map(|l| {
+            pieces
+                .iter()
+                .position(|p| p.letter == l.to_ascii_uppercase())
+                .map(|i| PieceId(i as u8))
+                .ok_or_else(|| format!("no piece '{l}'"))
+        })
+        .collect()
+}
+
+fn mask_of(ids: &[PieceId]) -> PieceMask {
+    ids.iter().fold(0, |m, id| m | 1 << id.0)
+}
+
+/// The pieces of a letter set. A set written in the file must name existing pieces (each
+/// other letter is an error there); `default` keeps only the letters this variant has.
+fn letter_set(
+    given: &Given<Vec<char>>,
+    default: PieceMask,
+    pieces: &[PieceDef],
+    errs: &mut Errors,
+) -> PieceMask {
+    let Some(set) = given else { return default };
+    let mut mask = 0;
+    for l in &set.value {
+        match letter_ids(pieces, &[*l]) {
+            Ok(ids) => mask |= mask_of(&ids),
+            Err(reason) => errs.push(set.at.error(reason)),
+        }
+    }
+    mask
+}
+
+/// The pieces among `letters` that this variant has (for defaults, which never err).
+fn present(pieces: &[PieceDef], letters: &str) -> PieceMask {
+    letters
+        .chars()
+        .filter_map(|l| letter_ids(pieces, &[l]).ok())
+        .fold(0, |m, ids| m | mask_of(&ids))
+}
+
+fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option<Rules> {
+    // Everything else depends on the board size, so a bad size ends the build here.
+    let files = or(&spec.max_file, 7) + 1;
+    let ranks = or(&spec.max_rank, 7) + 1;
+    let boards = or(&spec.boards, 1);
+    let geometry = match Geometry::new(files as u8, ranks as u8, boards.min(255) as u8) {
+        Ok(g) => g,
+        Err(e) => {
+            let place = |g: &Given<u32>| g.as_ref().map(|x| x.at.clone());
+            let place_of = |g: &Given<usize>| g.as_ref().map(|x| x.at.clone());
+            let at = place(&spec.boards)
+                .or_else(|| place_of(&spec.max_file))
+                .or_else(|| place_of(&spec.max_rank))
+                .unwrap_or_else(|| spec.header());
+            errs.push(at.error(e));
+            return None;
+        }
+    };
+
+    let mut pieces = compile_pieces(spec, &geometry, errs)?;
+    let transfer = conclude_transfer(spec, &geometry, errs);
+    let captures = CaptureRules {
+        capturers: letter_set(&spec.capture_types, PieceMask::MAX, &pieces, errs),
+        supporters: letter_set(&spec.capture_support_types, 0, &pieces, errs),
+    };
+    let turns = spec.turn_parts.as_ref().and_then(|parts| {
+        // Parts are separated by spaces, so each is read as its own letter set.
+        let masks = |given: &Given<Vec<Vec<char>>>, errs: &mut Errors| -> Vec<PieceMask> {
+            let Some(words) = given else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            for word in &words.value {
+                let mut mask = 0;
+                for l in word {
+                    match letter_ids(&pieces, &[*l]) {
+                        Ok(ids) => mask |= mask_of(&ids),
+                        Err(reason) => errs.push(words.at.error(reason)),
+                    }
+                }
+                out.push(mask);
+            }
+            out
+        };
+        let every = masks(&spec.turn_parts, errs);
+        let opening = masks(&spec.first_turn_parts, errs);
+        TurnRules::new(every, opening)
+            .map_err(|r| errs.push(parts.at.error(r)))
+            .ok()
+    });
+    let pawn_types = letter_set(&spec.pawn_types, present(&pieces, "p"), &pieces, errs);
+    let promo_pawns = letter_set(&spec.promotion_pawn_types, pawn_types, &pieces, errs);
+    let ep_capturers = letter_set(&spec.en_passant_types, pawn_types, &pieces, errs);
+    let n_move_types = letter_set(&spec.n_move_rule_types, pawn_types, &pieces, errs);
+    let drop_types = letter_set(&spec.drop_piece_types, PieceMask::MAX, &pieces, errs);
+    let drop_valuable = letter_set(&spec.drop_rule_valuable, 0, &pieces, errs);
+    let extinction_types = letter_set(&spec.extinction_piece_types, 0, &pieces, errs);
+
+    if let Some(h) = &spec.hurdle_types {
+        // `p:ot o:pt`: a piece letter, then the letters of the men it may hop over.
+        for (who, over) in &h.value {
+            match (letter_ids(&pieces, &[*who]), letter_ids(&pieces, over)) {
+                (Ok(hopper), Ok(screens)) => pieces[hopper[0].index()].hurdles = mask_of(&screens),
+                _ => errs.push(h.at.error(format!(
+                    "'{who}:{}' is not piece:letters of existing pieces",
+                    over.iter().collect::<String>()
+                ))),
+            }
+        }
+    }
+    // Only the e.p. capturers keep the e.p. mode of their moves.
+    for (i, p) in pieces.iter_mut().enumerate() {
+        if ep_capturers & (1 << i) == 0 {
+            for m in p.moves.iter_mut() {
+                for l in m.leaps.iter_mut() {
+                    l.mode &= !EN_PASSANT;
+                }
+                for r in m.rays.iter_mut() {
+                    r.mode &= !EN_PASSANT;
+                }
+            }
+        }
+    }
+
+    // Pairs of piece letters (`p:n s:h`) as pairs of piece ids.
+    let id_pairs = |given: &Given<Vec<(char, char)>>, errs: &mut Errors| {
+        let mut out = Vec::new();
+        if let Some(pairs) = given {
+            for &(a, b) in &pairs.value {
+                match letter_ids(&pieces, &[a, b]) {
+                    Ok(ids) => out.push((ids[0], ids[1])),
+                    Err(reason) => errs.push(pairs.at.error(reason)),
+                }
+            }
+        }
+        out
+    };
+    let targets = id_pairs(&spec.promotion_targets, errs);
+    let succession = id_pairs(&spec.succession, errs);
+    let extinction_royals = or(&spec.extinction_pseudo_royal, false);
+    if extinction_royals {
+        for (i, p) in pieces.iter_mut().enumerate() {
+            p.royal |= extinction_types & (1 << i) != 0;
+        }
+    }
+    let target_pawns = targets.iter().fold(0u32, |m, (p, _)| m | 1 << p.0);
+    let mut promotion =
+        conclude_promotion(spec, &geometry, &pieces, promo_pawns | target_pawns, errs)?;
+    for (pawn, target) in targets {
+        promotion.targets[pawn.index()] = Some(target);
+    }
+    let castling = conclude_castling(spec, &geometry, &pieces, errs);
+    let gating = conclude_gating(spec, &pieces, errs);
+    let drops = or(&spec.piece_drops, false);
+    let captures_to_hand = or(&spec.captures_to_hand, false);
+    let reserve = conclude_reserve(spec, &pieces, errs);
+
+    let mut piece_values: Vec<(char, Option<i32>, Option<i32>)> = Vec::new();
+    let mg = or(&spec.piece_value_mg, Vec::new());
+    let eg = or(&spec.piece_value_eg, Vec::new());
+    for &(l, v) in &mg {
+        piece_values.push((l, Some(v), eg.iter().find(|e| e.0 == l).map(|e| e.1)));
+    }
+    for &(l, v) in &eg {
+        if !piece_values.iter().any(|p| p.0 == l) {
+            piece_values.push((l, None, Some(v)));
+        }
+    }
+
+    let start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
+    // Virginity matters for initial moves and, in gating variants, for the gating rights.
+    let virgin_keyed = if gating.is_some() {
+        u32::MAX
+    } else {
+        pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.has_initial_moves)
+            .fold(0u32, |m, (i, _)| m | 1 << i)
+    };
+    let royal_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.royal)
+        .fold(0u32, |m, (i, _)| m | 1 << i);
+    let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
+
+    Some(Rules {
+        name: spec.name.clone(),
+        source: source.to_string(),
+        geometry,
+        pieces,
+        start_fen,
+        castling,
+        promotion,
+        ep_types: pawn_types,
+        gating,
+        reserve,
+        transfer,
+        captures,
+        turns,
+        board_rules,
+        drops,
+        drop_types,
+        drop_rule: or(&spec.drop_rule, DropRule::Free),
+        drop_valuable,
+        bare_king_stalemate: or(&spec.bare_king_stalemate_value, GameValue::None),
+        captures_to_hand,
+        has_hand,
+        virgin_keyed,
+        succession,
+        extinction_royals,
+        extinction_types,
+        extinction_value: or(&spec.extinction_value, GameValue::None),
+        royal_mask,
+        checking: or(&spec.checking, true),
+        n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
+        n_fold_rule: or(&spec.n_fold_rule, 3),
+        stalemate_value: or(&spec.stalemate_value, GameValue::Draw),
+        checkmate_value: or(&spec.checkmate_value, GameValue::Loss),
+        pawn_like: n_move_types,
+        template: or(&spec.variant_template, "fairy".to_string()),
+        piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
+        pocket_size: or(&spec.pocket_size, 0),
+        piece_values,
+    })
+}
+
+/// Every piece's moves compiled for the board; `None` when the variant has no pieces.
+fn compile_pieces(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option<Vec<PieceDef>> {
+    let double_step = or(&spec.double_step, true);
+    let mut out = Vec::new();
+    for p in &spec.pieces {
+        let betza = p.moves(double_step);
+        match compile_piece(&betza, g) {
+            Ok(compiled) => out.push(PieceDef {
+                name: p.name.clone(),
+                letter: p.letter,
+                betza,
+                royal: p.name == "king",
+                moves: compiled.moves,
+                has_initial_moves: compiled.has_initial_moves,
+                hurdles: u32::MAX,
+            }),
+            Err(e) => errs.push(p.at.error(e)),
+        }
+    }
+    if out.is_empty() {
+        errs.push(spec.header().error("the variant defines no pieces"));
+        return None;
+    }
+    Some(out)
+}
+
+/// The transfer map of a multi-board variant (`boardTransfer`), required with several boards
+/// and meaningless with one.
+fn conclude_transfer(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option<TransferRules> {
+    match (&spec.board_transfer, g.boards) {
+        (None, 1) => None,
+        (None, _) => {
+            errs.push(spec.header().error("several boards need boardTransfer"));
+            None
+        }
+        (Some(t), 1) => {
+            errs.push(t.at.error("one board: there is nowhere to transfer to"));
+            None
+        }
+        (Some(t), n) => TransferRules::parse(&t.value, n as usize)
+            .map_err(|r| errs.push(t.at.error(r)))
+            .ok(),
+    }
+}
+
+fn conclude_promotion(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    pawn_types: PieceMask,
+    errs: &mut Errors,
+) -> Option<PromotionRules> {
+    let mut rules = PromotionRules {
+        pawn_types,
+        ..PromotionRules::default()
+    };
+    let ids = |given: &Given<Vec<char>>, errs: &mut Errors| -> Option<Vec<PieceId>> {
+        let set = given.as_ref()?;
+        letter_ids(pieces, &set.value)
+            .map_err(|r| errs.push(set.at.error(r)))
+            .ok()
+    };
+    let shared = ids(&spec.promotion_piece_types, errs);
+    for (i, own) in spec.promotion_piece_types_by_color.iter().enumerate() {
+        let own = ids(own, errs);
+        // The default, "qrbn", keeps only the letters this variant has.
+        rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
+            "qrbn"
+                .chars()
+                .filter_map(|l| letter_ids(pieces, &[l]).ok())
+                .flatten()
+                .collect()
+        });
+    }
+    let default_ranks = [g.ranks as usize - 1, 0];
+    for (i, given) in spec.promotion_region_by_color.iter().enumerate() {
+        let squares = match given {
+            None => (0..g.files as usize)
+                .map(|f| (f, default_ranks[i]))
+                .collect(),
+            Some(region) => {
+                match parse_square_list(&region.value, g.files as usize, g.ranks as usize) {
+                    Ok(squares) => squares,
+                    Err(r) => {
+                        errs.push(region.at.error(r));
+                        return None;
+                    }
+                }
+            }
+        };
+        // The zone is the same on every board (pawns promote where they end their move).
+        let mut zone = vec![false; g.num_cells()];
+        for (f, r) in squares {
+            for b in 0..g.boards as usize {
+                zone[g.square(b, f, r).index()] = true;
+            }
+        }
+        rules.zone[i] = zone;
+    }
+    if let Some(choices) = &spec.promotion_choices {
+        // `p:qrbn f:dtlsg`: a pawn letter, then the letters it may become.
+        for (who, into) in &choices.value {
+            match (letter_ids(pieces, &[*who]), letter_ids(pieces, into)) {
+                (Ok(pawn), Ok(into)) => rules.by_pawn.push((pawn[0], into)),
+                _ => errs.push(choices.at.error(format!(
+                    "'{who}:{}' is not pawn:choices of existing pieces",
+                    into.iter().collect::<String>()
+                ))),
+            }
+        }
+    }
+    rules.mandatory = or(&spec.mandatory_pawn_promotion, true);
+    rules.immobility_illegal = or(&spec.immobility_illegal, false);
+    if let Some(limits) = &spec.promotion_limit {
+        for &(l, n) in &limits.value {
+            match letter_ids(pieces, &[l]) {
+                Ok(ids) if (1..=255).contains(&n) => rules.limit[ids[0].index()] = n as u8,
+                Ok(_) => errs.push(
+                    limits
+                        .at
+                        .error(format!("limit {n} for '{l}' is out of range")),
+                ),
+                Err(r) => errs.push(limits.at.error(r)),
+            }
+        }
+    }
+    Some(rules)
+}
+
+fn conclude_castling(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    errs: &mut Errors,
+) -> Option<CastlingRules> {
+    if !or(&spec.castling, true) {
+        return None;
+    }
+    let files = g.files as usize;
+    // Each square setting must fit the board: (the key, its value, the test).
+    let fits = |given: &Given<usize>, default: usize, ok: &dyn Fn(usize) -> bool| {
+        let value = or(given, default);
+        (value, ok(value), given.as_ref().map(|x| x.at.clone()))
+    };
+    let settings = [
+        (
+            "castlingKingsideFile",
+            fits(&spec.castling_kingside_file, 6, &|f| f >= 1 && f < files),
+        ),
+        (
+            "castlingQueensideFile",
+            fits(&spec.castling_queenside_file, 2, &|f| f + 1 < files),
+        ),
+        (
+            "castlingKingFile",
+            fits(&spec.castling_king_file, 4, &|f| f < files),
+        ),
+        (
+            "castlingRank",
+            fits(&spec.castling_rank, 0, &|r| r < g.ranks as usize),
+        ),
+    ];
+    for (key, (_, ok, at)) in &settings {
+        if !ok {
+            errs.push(match at {
+                Some(at) => at.error("outside the board"),
+                None => spec.header().error(format!("{key} does not fit the board")),
+            });
+            return None;
+        }
+    }
+    let [kingside_file, queenside_file, king_file, rank] = settings.map(|(_, (v, _, _))| v);
+    // A letter written in the file must name a piece; the defaults (k, r) quietly switch
+    // castling off in a variant that has no such pieces.
+    let resolve = |given: &Given<Vec<char>>, default: char, errs: &mut Errors| match given {
+        None => letter_ids(pieces, &[default]).ok(),
+        Some(set) => letter_ids(pieces, &set.value)
+            .map_err(|r| errs.push(set.at.error(r)))
+            .ok(),
+    };
+    let king = *resolve(&spec.castling_king_piece, 'k', errs)?.first()?;
+    let rook_letters = match &spec.castling_rook_pieces {
+        Some(_) => &spec.castling_rook_pieces,
+        None => &spec.castling_rook_piece,
+    };
+    let rooks = mask_of(&resolve(rook_letters, 'r', errs)?);
+    if rooks == 0 {
+        return None;
+    }
+    Some(CastlingRules {
+        rank,
+        kingside_file,
+        queenside_file,
+        king,
+        king_file,
+        rooks,
+    })
+}
+
+fn conclude_gating(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    errs: &mut Errors,
+) -> Option<GatingRules> {
+    match (&spec.gating, &spec.seirawan_gating) {
+        _ if spec.gates() => {}
+        (Some(Located { value: true, at }), _) => {
+            errs.push(at.error("gating without seirawanGating is not supported"));
+            return None;
+        }
+        (_, Some(Located { value: true, at })) => {
+            errs.push(at.error("seirawanGating requires gating = true"));
+            return None;
+        }
+        _ => return None,
+    }
+    let mask = |given: &Given<Vec<char>>, errs: &mut Errors| -> PieceMask {
+        let Some(set) = given else { return u32::MAX };
+        match letter_ids(pieces, &set.value) {
+            Ok(ids) => mask_of(&ids),
+            Err(reason) => {
+                errs.push(set.at.error(reason));
+                u32::MAX
+            }
+        }
+    };
+    Some(GatingRules {
+        rank: or(&spec.gating_rank, 0),
+        openers: mask(&spec.gating_piece_types, errs),
+        gated: mask(&spec.gated_piece_types, errs),
+        last_compulsory: or(&spec.gating_last_compulsory, false),
+        forfeit: or(&spec.gating_forfeit, false),
+        blocks_check: or(&spec.gating_blocks_check, false),
+    })
+}
+
+/// Reserve men (`reservePieceType`, one or two of them).
+fn conclude_reserve(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    errs: &mut Errors,
+) -> Option<ReserveRules> {
+    let given = spec.reserve_piece_type.as_ref()?;
+    let piece = match letter_ids(pieces, &[given.value]) {
+        Ok(ids) => ids[0],
+        Err(r) => {
+            errs.push(given.at.error(r));
+            return None;
+        }
+    };
+    let count = or(&spec.reserve_count, 1);
+    if !(1..=2).contains(&count) {
+        if let Some(c) = &spec.reserve_count {
+            errs.push(c.at.error("1 or 2 reserve men"));
+        }
+        return None;
+    }
+    Some(ReserveRules {
+        piece,
+        count: count as u8,
+        king_rook_exclusive: or(&spec.reserve_king_rook_exclusive, true),
+    })
+}

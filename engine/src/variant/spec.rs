@@ -1,0 +1,502 @@
+//! Stage one of building a variant: every line of a resolved section read into a plain
+//! [`VariantSpec`], each value parsed by the type of its key and kept with the place that
+//! wrote it. One table, [`KEYS`], binds each key name to the field it fills, so a key's name is
+//! written once. Nothing here resolves a piece letter or looks at the board size: that is the
+//! next stage's job (`conclude`).
+
+use super::config::{
+    parse_bool, parse_file_letter_or_number, parse_piece_char_map, parse_piece_letters,
+    parse_piece_value_list, parse_rank, parse_template, parse_uint, parse_value, ConfigError,
+    Entry, GameValue, SectionConfig,
+};
+use super::DropRule;
+use crate::types::MAX_PIECE_TYPES;
+
+/// A problem in a variant definition, located at a file, line and key.
+pub type VariantError = ConfigError;
+
+/// Where a value was written: file, line and key (no key for the section header).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    file: String,
+    line: usize,
+    key: Option<String>,
+}
+
+impl Place {
+    fn of(entry: &Entry) -> Place {
+        Place {
+            file: entry.file.clone(),
+            line: entry.line,
+            key: Some(entry.key.clone()),
+        }
+    }
+
+    /// An error located here.
+    pub(crate) fn error(&self, message: impl Into<String>) -> VariantError {
+        ConfigError {
+            file: self.file.clone(),
+            line: self.line,
+            key: self.key.clone(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A value and the place that wrote it, so that a later stage can report a problem with it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Located<T> {
+    pub value: T,
+    pub at: Place,
+}
+
+/// A key's value when the section sets it.
+pub(crate) type Given<T> = Option<Located<T>>;
+
+/// The value of a key, or `default` when the section does not set it.
+pub(crate) fn or<T: Clone>(given: &Given<T>, default: T) -> T {
+    given.as_ref().map_or(default, |g| g.value.clone())
+}
+
+/// One piece assignment (`knight = n`, `customPiece1 = a:mNcK`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PieceSpec {
+    /// The key: a predefined piece name or `customPieceN`.
+    pub name: String,
+    /// The FEN letter, upper case.
+    pub letter: char,
+    /// The moves in XBetza; `None` for a predefined piece's own moves.
+    pub betza: Option<String>,
+    pub at: Place,
+}
+
+impl PieceSpec {
+    /// The piece's moves: its own, or its predefined ones (the pawn with its double step unless
+    /// `doubleStep = false`).
+    pub(crate) fn moves(&self, double_step: bool) -> String {
+        if let Some(own) = &self.betza {
+            return own.clone();
+        }
+        let base = predefined_moves(&self.name).unwrap_or_default();
+        if self.name == "pawn" && double_step {
+            format!("{base}ifmnD")
+        } else {
+            base.to_string()
+        }
+    }
+}
+
+/// A variant as its definition writes it: one field per key, typed, unresolved.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VariantSpec {
+    /// The variant's name (lower case).
+    pub name: String,
+    /// The section header, for problems that concern no single key.
+    pub header: Option<Place>,
+    /// Piece assignments in the order written (inherited ones first).
+    pub pieces: Vec<PieceSpec>,
+
+    pub max_file: Given<usize>,
+    pub max_rank: Given<usize>,
+    pub boards: Given<u32>,
+    pub board_transfer: Given<String>,
+    pub capture_types: Given<Vec<char>>,
+    pub capture_support_types: Given<Vec<char>>,
+    pub turn_parts: Given<Vec<Vec<char>>>,
+    pub first_turn_parts: Given<Vec<Vec<char>>>,
+    pub start_fen: Given<String>,
+    pub double_step: Given<bool>,
+    pub pawn_types: Given<Vec<char>>,
+    pub promotion_pawn_types: Given<Vec<char>>,
+    pub en_passant_types: Given<Vec<char>>,
+    pub n_move_rule_types: Given<Vec<char>>,
+    pub promotion_piece_types: Given<Vec<char>>,
+    pub promotion_piece_types_by_color: [Given<Vec<char>>; 2],
+    pub promotion_region_by_color: [Given<String>; 2],
+    pub promotion_choices: Given<Vec<(char, Vec<char>)>>,
+    pub mandatory_pawn_promotion: Given<bool>,
+    pub immobility_illegal: Given<bool>,
+    pub promotion_limit: Given<Vec<(char, i32)>>,
+    pub promotion_targets: Given<Vec<(char, char)>>,
+    pub castling: Given<bool>,
+    pub castling_kingside_file: Given<usize>,
+    pub castling_queenside_file: Given<usize>,
+    pub castling_rank: Given<usize>,
+    pub castling_king_file: Given<usize>,
+    pub castling_king_piece: Given<Vec<char>>,
+    pub castling_rook_pieces: Given<Vec<char>>,
+    /// The older singular spelling, read only when `castlingRookPieces` is not given.
+    pub castling_rook_piece: Given<Vec<char>>,
+    pub gating: Given<bool>,
+    pub seirawan_gating: Given<bool>,
+    pub gating_blocks_check: Given<bool>,
+    pub gating_rank: Given<usize>,
+    pub gating_piece_types: Given<Vec<char>>,
+    pub gated_piece_types: Given<Vec<char>>,
+    pub gating_last_compulsory: Given<bool>,
+    pub gating_forfeit: Given<bool>,
+    pub piece_drops: Given<bool>,
+    pub drop_piece_types: Given<Vec<char>>,
+    pub drop_rule: Given<DropRule>,
+    pub drop_rule_valuable: Given<Vec<char>>,
+    pub captures_to_hand: Given<bool>,
+    pub hurdle_types: Given<Vec<(char, Vec<char>)>>,
+    pub reserve_piece_type: Given<char>,
+    pub reserve_count: Given<u32>,
+    pub reserve_king_rook_exclusive: Given<bool>,
+    pub succession: Given<Vec<(char, char)>>,
+    pub extinction_piece_types: Given<Vec<char>>,
+    pub extinction_value: Given<GameValue>,
+    pub extinction_pseudo_royal: Given<bool>,
+    pub checking: Given<bool>,
+    pub n_move_rule: Given<u32>,
+    pub n_fold_rule: Given<u32>,
+    pub stalemate_value: Given<GameValue>,
+    pub checkmate_value: Given<GameValue>,
+    pub bare_king_stalemate_value: Given<GameValue>,
+    pub variant_template: Given<String>,
+    pub piece_to_char_table: Given<String>,
+    pub pocket_size: Given<u32>,
+    pub piece_value_mg: Given<Vec<(char, i32)>>,
+    pub piece_value_eg: Given<Vec<(char, i32)>>,
+}
+
+impl VariantSpec {
+    /// True when seirawan-style gating is switched on (both keys), the only gating there is.
+    pub(crate) fn gates(&self) -> bool {
+        or(&self.gating, false) && or(&self.seirawan_gating, false)
+    }
+
+    /// The section header's place (the spec of a section always has one).
+    pub(crate) fn header(&self) -> Place {
+        self.header.clone().unwrap_or(Place {
+            file: String::new(),
+            line: 0,
+            key: None,
+        })
+    }
+}
+
+/// One rule key: its name, how its value fills the spec, and when it has an effect.
+struct Key {
+    name: &'static str,
+    read: fn(&mut VariantSpec, &str, Place) -> Result<(), String>,
+    /// False when other keys make this one meaningless (reported, so that a typo in the key
+    /// it depends on does not go unnoticed).
+    effective: fn(&VariantSpec) -> bool,
+}
+
+fn always(_: &VariantSpec) -> bool {
+    true
+}
+
+fn when_gating(s: &VariantSpec) -> bool {
+    s.gates()
+}
+
+fn when_reserve(s: &VariantSpec) -> bool {
+    s.reserve_piece_type.is_some()
+}
+
+/// `name => field: parser`, optionally `if condition`: a key bound to its field.
+macro_rules! key {
+    ($name:literal => $field:ident : $parse:expr) => {
+        key!($name => $field : $parse, if always)
+    };
+    ($name:literal => $field:ident : $parse:expr, if $when:expr) => {
+        Key {
+            name: $name,
+            read: |spec, value, at| {
+                spec.$field = Some(Located { value: $parse(value)?, at });
+                Ok(())
+            },
+            effective: $when,
+        }
+    };
+}
+
+/// A key whose value is an index into a two-colour array field.
+macro_rules! colour_key {
+    ($name:literal => $field:ident[$i:literal] : $parse:expr) => {
+        Key {
+            name: $name,
+            read: |spec, value, at| {
+                spec.$field[$i] = Some(Located {
+                    value: $parse(value)?,
+                    at,
+                });
+                Ok(())
+            },
+            effective: always,
+        }
+    };
+}
+
+fn text(value: &str) -> Result<String, String> {
+    Ok(value.to_string())
+}
+
+/// Space-separated words of piece letters (`turnParts = K Q`).
+fn letter_words(value: &str) -> Result<Vec<Vec<char>>, String> {
+    Ok(value
+        .split_whitespace()
+        .map(|word| word.chars().collect())
+        .collect())
+}
+
+/// `p:qrbn f:dt`: a piece letter, then the letters it maps to; `what` names the form.
+fn letter_to_letters(value: &str, what: &str) -> Result<Vec<(char, Vec<char>)>, String> {
+    value
+        .split_whitespace()
+        .map(|token| {
+            let pair = token.split_once(':').and_then(|(who, into)| {
+                let mut who = who.chars();
+                match (who.next(), who.next()) {
+                    (Some(c), None) if !into.is_empty() => Some((c, into.chars().collect())),
+                    _ => None,
+                }
+            });
+            pair.ok_or_else(|| format!("'{token}' is not {what} of existing pieces"))
+        })
+        .collect()
+}
+
+fn single_letter(value: &str) -> Result<char, String> {
+    match parse_piece_letters(value)?.as_slice() {
+        [one] => Ok(*one),
+        _ => Err("give one piece letter".to_string()),
+    }
+}
+
+fn drop_rule(value: &str) -> Result<DropRule, String> {
+    match value {
+        "none" => Ok(DropRule::Free),
+        "pawnvault" => Ok(DropRule::PawnVault),
+        "pawnvault-loose" => Ok(DropRule::PawnVaultLoose),
+        other => Err(format!(
+            "unknown drop rule '{other}' (none, pawnvault, pawnvault-loose)"
+        )),
+    }
+}
+
+/// Every rule key (piece names and `customPieceN` are read as pieces).
+const KEYS: &[Key] = &[
+    key!("maxFile" => max_file: parse_file_letter_or_number),
+    key!("maxRank" => max_rank: parse_rank),
+    key!("boards" => boards: parse_uint),
+    key!("boardTransfer" => board_transfer: text),
+    key!("captureTypes" => capture_types: parse_piece_letters),
+    key!("captureSupportTypes" => capture_support_types: parse_piece_letters),
+    key!("turnParts" => turn_parts: letter_words),
+    key!("firstTurnParts" => first_turn_parts: letter_words, if |s| s.turn_parts.is_some()),
+    key!("startFen" => start_fen: text),
+    key!("doubleStep" => double_step: parse_bool),
+    key!("pawnTypes" => pawn_types: parse_piece_letters),
+    key!("promotionPawnTypes" => promotion_pawn_types: parse_piece_letters),
+    key!("enPassantTypes" => en_passant_types: parse_piece_letters),
+    key!("nMoveRuleTypes" => n_move_rule_types: parse_piece_letters),
+    key!("promotionPieceTypes" => promotion_piece_types: parse_piece_letters),
+    colour_key!("promotionPieceTypesWhite" => promotion_piece_types_by_color[0]: parse_piece_letters),
+    colour_key!("promotionPieceTypesBlack" => promotion_piece_types_by_color[1]: parse_piece_letters),
+    colour_key!("promotionRegionWhite" => promotion_region_by_color[0]: text),
+    colour_key!("promotionRegionBlack" => promotion_region_by_color[1]: text),
+    key!("promotionChoices" => promotion_choices: |v| letter_to_letters(v, "pawn:choices")),
+    key!("mandatoryPawnPromotion" => mandatory_pawn_promotion: parse_bool),
+    key!("immobilityIllegal" => immobility_illegal: parse_bool),
+    key!("promotionLimit" => promotion_limit: parse_piece_value_list),
+    key!("promotionTargets" => promotion_targets: parse_piece_char_map),
+    key!("castling" => castling: parse_bool),
+    key!("castlingKingsideFile" => castling_kingside_file: parse_file_letter_or_number),
+    key!("castlingQueensideFile" => castling_queenside_file: parse_file_letter_or_number),
+    key!("castlingRank" => castling_rank: parse_rank),
+    key!("castlingKingFile" => castling_king_file: parse_file_letter_or_number),
+    key!("castlingKingPiece" => castling_king_piece: parse_piece_letters),
+    key!("castlingRookPieces" => castling_rook_pieces: parse_piece_letters),
+    key!("castlingRookPiece" => castling_rook_piece: parse_piece_letters,
+        if |s| s.castling_rook_pieces.is_none()),
+    key!("gating" => gating: parse_bool),
+    key!("seirawanGating" => seirawan_gating: parse_bool),
+    key!("gatingBlocksCheck" => gating_blocks_check: parse_bool, if when_gating),
+    key!("gatingRank" => gating_rank: parse_rank, if when_gating),
+    key!("gatingPieceTypes" => gating_piece_types: parse_piece_letters, if when_gating),
+    key!("gatedPieceTypes" => gated_piece_types: parse_piece_letters, if when_gating),
+    key!("gatingLastCompulsory" => gating_last_compulsory: parse_bool, if when_gating),
+    key!("gatingForfeit" => gating_forfeit: parse_bool, if when_gating),
+    key!("pieceDrops" => piece_drops: parse_bool),
+    key!("dropPieceTypes" => drop_piece_types: parse_piece_letters),
+    key!("dropRule" => drop_rule: drop_rule),
+    key!("dropRuleValuable" => drop_rule_valuable: parse_piece_letters),
+    key!("capturesToHand" => captures_to_hand: parse_bool),
+    key!("hurdleTypes" => hurdle_types: |v| letter_to_letters(v, "piece:letters")),
+    key!("reservePieceType" => reserve_piece_type: single_letter),
+    key!("reserveCount" => reserve_count: parse_uint, if when_reserve),
+    key!("reserveKingRookExclusive" => reserve_king_rook_exclusive: parse_bool, if when_reserve),
+    key!("succession" => succession: parse_piece_char_map),
+    key!("extinctionPieceTypes" => extinction_piece_types: parse_piece_letters),
+    key!("extinctionValue" => extinction_value: parse_value),
+    key!("extinctionPseudoRoyal" => extinction_pseudo_royal: parse_bool),
+    key!("checking" => checking: parse_bool),
+    key!("nMoveRule" => n_move_rule: parse_uint),
+    key!("nFoldRule" => n_fold_rule: parse_uint),
+    key!("stalemateValue" => stalemate_value: parse_value),
+    key!("checkmateValue" => checkmate_value: parse_value),
+    key!("bareKingStalemateValue" => bare_king_stalemate_value: parse_value),
+    key!("variantTemplate" => variant_template: parse_template),
+    key!("pieceToCharTable" => piece_to_char_table: text),
+    key!("pocketSize" => pocket_size: parse_uint),
+    key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
+    key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+];
+
+/// The predefined piece names of the variants.ini format and their moves in XBetza.
+/// The pawn's double step is added separately (key `doubleStep`).
+const PREDEFINED: &[(&str, &str)] = &[
+    ("pawn", "fmWfceF"),
+    ("knight", "N"),
+    ("bishop", "B"),
+    ("rook", "R"),
+    ("queen", "Q"),
+    ("fers", "F"),
+    ("alfil", "A"),
+    ("fersAlfil", "FA"),
+    ("silver", "FfW"),
+    ("aiwok", "RNF"),
+    ("bers", "RF"),
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("knibis", "mNcB"),
+    ("biskni", "mBcN"),
+    ("kniroo", "mNcR"),
+    ("rookni", "mRcN"),
+    ("shogiPawn", "fW"),
+    ("lance", "fR"),
+    ("shogiKnight", "fN"),
+    ("gold", "WfF"),
+    ("dragonHorse", "BW"),
+    ("clobber", "cW"),
+    ("breakthrough", "fmWfF"),
+    ("immobile", ""),
+    ("cannon", "mRcpR"),
+    ("janggiCannon", "pR"),
+    ("soldier", "fsW"),
+    ("horse", "nN"),
+    ("elephant", "nA"),
+    ("janggiElephant", "nZ"),
+    ("banner", "RcpRnN"),
+    ("wazir", "W"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+    ("king", "K"),
+];
+
+/// The number of `customPieceN` slots.
+const CUSTOM_SLOTS: usize = 25;
+
+fn predefined_moves(name: &str) -> Option<&'static str> {
+    PREDEFINED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+}
+
+fn is_custom_slot(key: &str) -> bool {
+    key.strip_prefix("customPiece")
+        .and_then(|n| n.parse::<usize>().ok())
+        .is_some_and(|n| (1..=CUSTOM_SLOTS).contains(&n))
+}
+
+/// Reads every line of `section` into a spec. Each value that does not parse, each unknown key
+/// and each bad piece assignment is an error; the spec holds every value that did parse.
+pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) {
+    let mut spec = VariantSpec {
+        name: section.name.clone(),
+        header: Some(Place {
+            file: section.file.clone(),
+            line: section.line,
+            key: None,
+        }),
+        ..VariantSpec::default()
+    };
+    let mut errors = Vec::new();
+    for entry in section.entries() {
+        let at = Place::of(entry);
+        if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
+            if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
+                errors.push(at.error(reason));
+            }
+        } else if predefined_moves(&entry.key).is_some() || is_custom_slot(&entry.key) {
+            if let Err(reason) = read_piece(&mut spec, entry, at.clone()) {
+                errors.push(at.error(reason));
+            }
+        } else {
+            errors.push(at.error("unknown key"));
+        }
+    }
+    (spec, errors)
+}
+
+/// `name = letter` or `name = letter:betza`; `name = -` (or empty) removes an inherited piece.
+fn read_piece(spec: &mut VariantSpec, entry: &Entry, at: Place) -> Result<(), String> {
+    let value = entry.value.trim();
+    if value == "-" || value.is_empty() {
+        return Ok(());
+    }
+    let (letter_text, betza) = match value.split_once(':') {
+        Some((l, b)) => (l.trim(), Some(b.trim().to_string())),
+        None if is_custom_slot(&entry.key) => {
+            return Err("a custom piece needs 'letter:betza'".to_string())
+        }
+        None => (value, None),
+    };
+    let mut chars = letter_text.chars();
+    let letter = match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+        _ => return Err(format!("'{letter_text}' is not a single piece letter")),
+    };
+    if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
+        return Err(format!(
+            "letter '{}' is already used by {}",
+            letter.to_ascii_lowercase(),
+            other.name
+        ));
+    }
+    if spec.pieces.len() == MAX_PIECE_TYPES - 1 {
+        return Err(format!("more than {} piece types", MAX_PIECE_TYPES - 1));
+    }
+    spec.pieces.push(PieceSpec {
+        name: entry.key.clone(),
+        letter,
+        betza,
+        at,
+    });
+    Ok(())
+}
+
+/// One "has no effect in this variant" error for each key that other keys make meaningless.
+pub(crate) fn ineffective_keys(spec: &VariantSpec, section: &SectionConfig) -> Vec<VariantError> {
+    section
+        .entries()
+        .iter()
+        .filter(|e| {
+            KEYS.iter()
+                .find(|k| k.name == e.key)
+                .is_some_and(|k| !(k.effective)(spec))
+        })
+        .map(|e| e.error("has no effect in this variant"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_bound_once() {
+        for (i, k) in KEYS.iter().enumerate() {
+            assert!(
+                KEYS[i + 1..].iter().all(|other| other.name != k.name),
+                "{} is bound twice",
+                k.name
+            );
+            assert!(predefined_moves(k.name).is_none() && !is_custom_slot(k.name));
+        }
+    }
+}
