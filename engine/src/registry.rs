@@ -51,7 +51,7 @@ pub fn builtin_names() -> Vec<String> {
 fn build_playable(section: &SectionConfig, source: &str) -> Result<VariantRef, Vec<VariantError>> {
     let variant = build(section, source)?;
     if let Err(e) = Position::from_fen(&variant, variant.start_fen()) {
-        let error = match section.peek("startFen") {
+        let error = match section.get("startFen") {
             Some(entry) => entry.error(e.to_string()),
             None => section.error(format!("start position: {e}")),
         };
@@ -122,7 +122,7 @@ impl Registry {
         let mut built = Vec::new();
         let mut errors = Vec::new();
         for section in &sections {
-            if section.peek("diagram").is_some() {
+            if section.get("diagram").is_some() {
                 match self.diagram_section(section) {
                     Ok(s) => match build_playable(&s, source) {
                         Ok(v) => built.push((s, v)),

@@ -9,7 +9,6 @@ use arrayvec::ArrayVec;
 
 use chimera_engine::search::{EvalCache, Evaluator, Value};
 use chimera_engine::types::{Color, Square};
-use chimera_engine::variant::tables::{CAPTURE, QUIET};
 use chimera_engine::{PieceId, Position, VariantRef};
 
 use crate::pawn_cache::{PawnCache, PawnEntry, PawnKeys, MAX_PASSERS};
@@ -169,11 +168,16 @@ impl VariantEval {
         let file_rider = variant
             .pieces()
             .iter()
-            .map(|p| {
-                p.moves[0].slides.iter().any(|s| {
-                    s.delta.unsigned_abs() as i32 == stride
-                        && (s.max == 0 || s.max as usize + 1 >= g.ranks as usize)
-                })
+            .enumerate()
+            .map(|(id, _)| {
+                variant
+                    .plain_moves(PieceId(id as u8), Color::White)
+                    .slides
+                    .iter()
+                    .any(|s| {
+                        s.delta.unsigned_abs() as i32 == stride
+                            && (s.range() == 0 || s.range() as usize + 1 >= g.ranks as usize)
+                    })
             })
             .collect();
         VariantEval {
@@ -345,12 +349,12 @@ impl VariantEval {
                         continue;
                     }
                     let info = &t.pieces[id];
-                    let moves = &v.pieces()[id].moves[c];
+                    let moves = v.plain_moves(PieceId(id as u8), color);
                     // Men that may never capture (Alice Guard's Home set) threaten nothing.
                     let threatens = v.captures().may_capture(PieceId(id as u8));
                     if info.royal {
                         // The royal man defends what he touches.
-                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                        for l in moves.leaps.iter().filter(|l| l.captures()) {
                             let to = sq.offset(l.delta);
                             attacked[to.index()] |= bit;
                         }
@@ -359,7 +363,7 @@ impl VariantEval {
                     if info.pawn {
                         // Pawn-type men: only their captures threaten; their mobility is in the
                         // square tables.
-                        for l in moves.leaps.iter().filter(|l| l.mode & CAPTURE != 0) {
+                        for l in moves.leaps.iter().filter(|l| l.captures()) {
                             let to = sq.offset(l.delta);
                             let cell = pos.cell(to);
                             attacked[to.index()] |= bit;
@@ -371,15 +375,15 @@ impl VariantEval {
                     }
                     let mut mob = 0;
                     let mut hits = 0;
-                    for l in &moves.leaps {
+                    for l in moves.leaps {
                         let to = sq.offset(l.delta);
                         let cell = pos.cell(to);
-                        if l.mode & CAPTURE != 0 {
+                        if l.captures() {
                             attacked[to.index()] |= bit;
                         }
                         if cell.0 & us_bit == 0 {
                             mob += 1;
-                            if threatens && l.mode & CAPTURE != 0 {
+                            if threatens && l.captures() {
                                 if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
                                 }
@@ -389,8 +393,8 @@ impl VariantEval {
                             }
                         }
                     }
-                    for s in &moves.slides {
-                        if threatens && s.max == 0 && s.mode == QUIET | CAPTURE {
+                    for s in moves.slides {
+                        if threatens && s.range() == 0 && s.quiet() && s.captures() {
                             // The common rider, moving and capturing without a range limit:
                             // the same walk as below with the tests it never needs left out
                             // (5% of a chess evaluation's instructions).
@@ -420,14 +424,14 @@ impl VariantEval {
                             to = to.offset(s.delta);
                             k = k.wrapping_add(1);
                             let cell = pos.cell(to);
-                            if s.mode & CAPTURE != 0 {
+                            if s.captures() {
                                 attacked[to.index()] |= bit;
                             }
                             if cell.0 & us_bit != 0 {
                                 break;
                             }
                             mob += 1;
-                            if threatens && s.mode & CAPTURE != 0 {
+                            if threatens && s.captures() {
                                 if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
                                 }
@@ -435,7 +439,7 @@ impl VariantEval {
                                     self.add_threat(&mut score[c], info.value_mg, false, cell.id());
                                 }
                             }
-                            if !cell.is_empty() || s.max != 0 && k >= s.max {
+                            if !cell.is_empty() || s.range() != 0 && k >= s.range() {
                                 break;
                             }
                         }
@@ -682,10 +686,12 @@ impl VariantEval {
         };
         is_own_pawn(sq.offset(1))
             || is_own_pawn(sq.offset(-1))
-            || self.variant.pieces()[id].moves[color.index()]
+            || self
+                .variant
+                .plain_moves(PieceId(id as u8), color)
                 .leaps
                 .iter()
-                .any(|l| l.mode & CAPTURE != 0 && is_own_pawn(sq.offset(-l.delta)))
+                .any(|l| l.captures() && is_own_pawn(sq.offset(-l.delta)))
     }
 
     /// The score for the side to move from the two sides' sums, tapered by `phase`.

@@ -40,17 +40,14 @@
 //! inherited value points at the parent's definition. Defining a section whose name is already
 //! known is not an error at this layer: the caller decides whether a file may replace a variant.
 //!
-//! # Consumed keys
+//! # Meaning
 //!
-//! The builder reads values through [`SectionConfig::get`] (or [`SectionConfig::get_with`]),
-//! which marks the entry as consumed; at the end, [`SectionConfig::unconsumed_errors`] reports
-//! every key nobody read as an "unknown key" at its own `file:line`. The marks use atomics, so a
-//! `SectionConfig` is `Send + Sync` and can live in a shared registry; reading through a shared
-//! reference is enough.
+//! This layer knows no key. The builder's first stage (`spec`) walks every entry of a resolved
+//! section and binds it to the field its key names; an entry whose key it does not know is an
+//! "unknown key" at its own `file:line`.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::types::MAX_BOARD_SIDE;
 
@@ -58,7 +55,7 @@ use crate::types::MAX_BOARD_SIDE;
 const QUOTE_LIMIT: usize = 48;
 
 /// One `key = value` line of a section, with where it was written.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Entry {
     /// The key, exactly as written (case-sensitive).
     pub key: String,
@@ -71,20 +68,6 @@ pub struct Entry {
     /// The (lower-case) name of the section that wrote this line; for an inherited entry, the
     /// ancestor it comes from.
     pub section: String,
-    consumed: AtomicBool,
-}
-
-impl Clone for Entry {
-    fn clone(&self) -> Entry {
-        Entry {
-            key: self.key.clone(),
-            value: self.value.clone(),
-            file: self.file.clone(),
-            line: self.line,
-            section: self.section.clone(),
-            consumed: AtomicBool::new(self.is_consumed()),
-        }
-    }
 }
 
 impl Entry {
@@ -95,25 +78,7 @@ impl Entry {
             file: file.to_string(),
             line,
             section: section.to_string(),
-            consumed: AtomicBool::new(false),
         }
-    }
-
-    /// A copy with the consumed mark cleared, for handing an entry down to a child section.
-    fn fresh_copy(&self) -> Entry {
-        let copy = self.clone();
-        copy.consumed.store(false, Ordering::Relaxed);
-        copy
-    }
-
-    /// True once the entry has been read through [`SectionConfig::get`] or marked by hand.
-    pub fn is_consumed(&self) -> bool {
-        self.consumed.load(Ordering::Relaxed)
-    }
-
-    /// Marks the entry as read.
-    pub fn mark_consumed(&self) {
-        self.consumed.store(true, Ordering::Relaxed);
     }
 
     /// An error located at this entry: `file:line: key 'key': message`.
@@ -144,19 +109,17 @@ pub struct SectionConfig {
 }
 
 impl SectionConfig {
-    /// The entry for `key`, marking it as consumed. `None` when the key is not set.
+    /// The entry for `key`; `None` when the key is not set.
     pub fn get(&self, key: &str) -> Option<&Entry> {
-        let entry = self.peek(key)?;
-        entry.mark_consumed();
-        Some(entry)
+        self.entries.iter().find(|e| e.key == key)
     }
 
-    /// The value of `key`, marking it as consumed.
+    /// The value of `key`.
     pub fn value(&self, key: &str) -> Option<&str> {
         self.get(key).map(|e| e.value.as_str())
     }
 
-    /// Reads `key` (marking it consumed) and parses its value with `parse`, turning a parse
+    /// Reads `key` and parses its value with `parse`, turning a parse
     /// failure into a [`ConfigError`] at the entry's location. `Ok(None)` when the key is unset.
     pub fn get_with<T, F>(&self, key: &str, parse: F) -> Result<Option<T>, ConfigError>
     where
@@ -170,17 +133,12 @@ impl SectionConfig {
         }
     }
 
-    /// The entry for `key` without marking it as consumed.
-    pub fn peek(&self, key: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.key == key)
-    }
-
-    /// True when `key` is set (own or inherited); does not mark it.
+    /// True when `key` is set (own or inherited).
     pub fn contains_key(&self, key: &str) -> bool {
-        self.peek(key).is_some()
+        self.get(key).is_some()
     }
 
-    /// All effective entries, inherited first, without marking them.
+    /// All effective entries, inherited first.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
@@ -198,26 +156,6 @@ impl SectionConfig {
     /// True when the section sets no key at all, own or inherited.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
-    }
-
-    /// The entries never read through [`SectionConfig::get`] (or marked by hand).
-    pub fn unconsumed(&self) -> Vec<&Entry> {
-        self.entries.iter().filter(|e| !e.is_consumed()).collect()
-    }
-
-    /// One "unknown key" error per unconsumed entry, each at the line that wrote it.
-    pub fn unconsumed_errors(&self) -> Vec<ConfigError> {
-        self.unconsumed()
-            .into_iter()
-            .map(|e| e.error("unknown key"))
-            .collect()
-    }
-
-    /// Clears every consumed mark (to build the same section a second time).
-    pub fn reset_consumed(&self) {
-        for e in &self.entries {
-            e.consumed.store(false, Ordering::Relaxed);
-        }
     }
 
     /// An error located at the section header, with no key: `file:line: message`.
@@ -607,14 +545,14 @@ fn resolve(
         .collect()
 }
 
-/// Inherited entries not overridden (fresh consumed marks), then the section's own.
+/// Inherited entries not overridden, then the section's own.
 fn merge(inherited: &[Entry], own: &[Entry]) -> Vec<Entry> {
     let mut out: Vec<Entry> = inherited
         .iter()
         .filter(|e| !own.iter().any(|o| o.key == e.key))
-        .map(Entry::fresh_copy)
+        .cloned()
         .collect();
-    out.extend(own.iter().map(Entry::fresh_copy));
+    out.extend(own.iter().cloned());
     out
 }
 
@@ -1024,9 +962,9 @@ mod tests {
         assert_eq!(sec.value("maxFile"), Some("10"));
         assert_eq!(sec.value("startFen"), Some("8/8 w - - 0 1"));
         assert_eq!(sec.value("empty"), Some(""));
-        assert_eq!(sec.peek("maxFile").map(|e| e.line), Some(4));
+        assert_eq!(sec.get("maxFile").map(|e| e.line), Some(4));
         // Keys are case-sensitive.
-        assert!(sec.peek("maxfile").is_none());
+        assert!(sec.get("maxfile").is_none());
         assert_eq!(
             sec.keys().collect::<Vec<_>>(),
             vec!["maxFile", "startFen", "empty"]
@@ -1054,17 +992,17 @@ b = 2
         );
         let gc = &s[0];
         assert_eq!(gc.parent.as_deref(), Some("child"));
-        let a = gc.peek("a").unwrap();
+        let a = gc.get("a").unwrap();
         assert_eq!(
             (a.value.as_str(), a.line, a.section.as_str()),
             ("30", 3, "grandchild")
         );
-        let b = gc.peek("b").unwrap();
+        let b = gc.get("b").unwrap();
         assert_eq!(
             (b.value.as_str(), b.line, b.section.as_str()),
             ("2", 10, "child")
         );
-        let c = gc.peek("c").unwrap();
+        let c = gc.get("c").unwrap();
         assert_eq!((c.value.as_str(), c.line), ("3", 2));
         assert_eq!(gc.len(), 3);
         // Inherited first (parent order), then own in file order.
@@ -1072,7 +1010,7 @@ b = 2
         let child = &s[2];
         assert_eq!(child.value("a"), Some("1"));
         assert_eq!(child.value("b"), Some("2"));
-        assert_eq!(child.peek("a").unwrap().line, 6);
+        assert_eq!(child.get("a").unwrap().line, 6);
     }
 
     #[test]
@@ -1082,12 +1020,12 @@ b = 2
         let s = parse_config("[big:Chess]\nmaxFile = 10\nnew = x\n", "user.ini", &known).unwrap();
         let big = &s[0];
         assert_eq!(big.parent.as_deref(), Some("chess"));
-        let mf = big.peek("maxFile").unwrap();
+        let mf = big.get("maxFile").unwrap();
         assert_eq!(
             (mf.value.as_str(), mf.file.as_str(), mf.line),
             ("10", "user.ini", 2)
         );
-        let mr = big.peek("maxRank").unwrap();
+        let mr = big.get("maxRank").unwrap();
         assert_eq!(
             (
                 mr.value.as_str(),
@@ -1101,12 +1039,11 @@ b = 2
     }
 
     #[test]
-    fn file_section_shadows_known_and_consumed_marks_are_fresh() {
+    fn file_section_shadows_known() {
         let chess = builtin_chess();
-        chess.get("maxFile");
         let known = move |name: &str| (name == "chess").then(|| chess.clone());
         let s = parse_config("[x:chess]\n", "u.ini", &known).unwrap();
-        assert!(s[0].unconsumed().iter().any(|e| e.key == "maxFile"));
+        assert!(s[0].contains_key("maxFile"));
         let s = parse_config("[x:chess]\n[chess]\nonly = 1\n", "u.ini", &known).unwrap();
         assert_eq!(s[0].keys().collect::<Vec<_>>(), vec!["only"]);
     }
@@ -1134,13 +1071,13 @@ b = x # not a comment
     fn crlf_and_bom() {
         let s = parse_ok("\u{feff}[v]\r\na = 1\r\n\r\nb = 2\r\n");
         assert_eq!(s[0].value("a"), Some("1"));
-        assert_eq!(s[0].peek("b").unwrap().line, 4);
+        assert_eq!(s[0].get("b").unwrap().line, 4);
     }
 
     #[test]
     fn duplicate_key_later_wins() {
         let s = parse_ok("[v]\ncastling = true\nx = 1\ncastling = false\n");
-        let e = s[0].peek("castling").unwrap();
+        let e = s[0].get("castling").unwrap();
         assert_eq!((e.value.as_str(), e.line), ("false", 4));
         assert_eq!(s[0].len(), 2);
     }
@@ -1241,7 +1178,7 @@ b = x # not a comment
     }
 
     #[test]
-    fn unconsumed_keys_reported_with_line() {
+    fn inherited_and_own_entries_keep_their_lines() {
         let chess = builtin_chess();
         let known = move |name: &str| (name == "chess").then(|| chess.clone());
         let s = parse_config(
@@ -1257,23 +1194,20 @@ b = x # not a comment
         );
         assert!(v.get("maxRank").is_some());
         assert_eq!(v.get_with("nothing", parse_int), Ok(None));
-        let left: Vec<String> = v
-            .unconsumed_errors()
+        let at: Vec<String> = v
+            .entries()
             .iter()
-            .map(|e| e.to_string())
+            .map(|e| format!("{}:{}: {}", e.file, e.line, e.key))
             .collect();
         assert_eq!(
-            left,
+            at,
             vec![
-                "<builtin>:4: key 'castling': unknown key".to_string(),
-                "user.ini:3: key 'bogusKey': unknown key".to_string()
+                "<builtin>:3: maxRank".to_string(),
+                "<builtin>:4: castling".to_string(),
+                "user.ini:2: maxFile".to_string(),
+                "user.ini:3: bogusKey".to_string()
             ]
         );
-        v.reset_consumed();
-        assert_eq!(v.unconsumed().len(), 4);
-        // peek and contains_key do not consume.
-        assert!(v.contains_key("maxFile"));
-        assert_eq!(v.unconsumed().len(), 4);
     }
 
     #[test]
@@ -1544,7 +1478,6 @@ b = x # not a comment
                     for e in s.entries() {
                         let _ = s.get_with(&e.key, parse_bool);
                     }
-                    assert!(s.unconsumed().is_empty());
                 }
             }
             let token: String = text.chars().take(12).collect();

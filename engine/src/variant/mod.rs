@@ -27,6 +27,7 @@ use tables::{AttackTables, CheckReach, PieceMask, PieceMoves};
 use zobrist::Zobrist;
 
 pub use builder::VariantError;
+pub use reach::{EmptyBoardReach, PlainMoves};
 
 /// The most royal men of one side that the board code follows (`Position::royal_squares`).
 pub const MAX_ROYALS: usize = 8;

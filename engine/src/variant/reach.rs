@@ -3,7 +3,7 @@
 //! colour. A query on the variant, so that the evaluation's piece weights do not depend on how
 //! the move tables are laid out.
 
-use super::tables::{HopKind, CAPTURE, QUIET};
+use super::tables::{HopKind, Leap, Slide, CAPTURE, QUIET};
 use super::Variant;
 use crate::types::{PieceId, Square};
 
@@ -100,6 +100,30 @@ impl Variant {
             leaps: leaps as f64 / n,
             rides: rides as f64 / n,
             colour_bound,
+        }
+    }
+}
+
+/// A man's plain leaps and slides ([`Variant::plain_moves`]), the part of his moves the
+/// evaluation walks on the board (conditional moves are left out: they are rare and slow to
+/// walk). Each step answers through its methods (`captures`, `quiet`, `range`), whatever the
+/// tables look like inside.
+#[derive(Copy, Clone, Debug)]
+pub struct PlainMoves<'a> {
+    /// The single steps.
+    pub leaps: &'a [Leap],
+    /// The slides.
+    pub slides: &'a [Slide],
+}
+
+impl Variant {
+    /// The plain leaps and slides of a man of type `id` and colour `color`.
+    #[inline]
+    pub fn plain_moves(&self, id: PieceId, color: crate::types::Color) -> PlainMoves<'_> {
+        let moves = &self.pieces()[id.index()].moves[color.index()];
+        PlainMoves {
+            leaps: &moves.leaps,
+            slides: &moves.slides,
         }
     }
 }

@@ -84,7 +84,21 @@ pub struct Leap {
     /// The mailbox offset.
     pub delta: i16,
     /// [`QUIET`] and/or [`CAPTURE`].
-    pub mode: u8,
+    pub(crate) mode: u8,
+}
+
+impl Leap {
+    /// It may move to an empty square.
+    #[inline(always)]
+    pub fn quiet(&self) -> bool {
+        self.mode & QUIET != 0
+    }
+
+    /// It may capture.
+    #[inline(always)]
+    pub fn captures(&self) -> bool {
+        self.mode & CAPTURE != 0
+    }
 }
 
 /// A plain slide: steps of `delta` until the first man or the range ends.
@@ -93,9 +107,29 @@ pub struct Slide {
     /// The mailbox offset of one step.
     pub delta: i16,
     /// [`QUIET`] and/or [`CAPTURE`].
-    pub mode: u8,
+    pub(crate) mode: u8,
     /// The largest number of steps; 0 = unlimited.
-    pub max: u8,
+    pub(crate) max: u8,
+}
+
+impl Slide {
+    /// It may move to an empty square.
+    #[inline(always)]
+    pub fn quiet(&self) -> bool {
+        self.mode & QUIET != 0
+    }
+
+    /// It may capture.
+    #[inline(always)]
+    pub fn captures(&self) -> bool {
+        self.mode & CAPTURE != 0
+    }
+
+    /// The most steps; 0 = unlimited.
+    #[inline(always)]
+    pub fn range(&self) -> u8 {
+        self.max
+    }
 }
 
 /// All single-leg moves of one piece type for one colour.
