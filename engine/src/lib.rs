@@ -7,8 +7,10 @@
 //!
 //! The public front, for the evaluation, the protocols and tools:
 //! - [`Registry`] and [`registry::builtin`]: variants by name, loaded from files or lines;
-//! - [`Variant`] (shared as [`VariantRef`]): the rules, read-only, and queries on them
-//!   (`empty_board_reach`, `royal_limit`, ...);
+//! - [`Variant`] (shared as [`VariantRef`]): the rules, read-only through accessors (no public
+//!   field), and queries on them (`plain_moves` for the evaluation's walks, `empty_board_reach`,
+//!   `royal_limit`, ...). A definition is built in three stages inside `variant`: read into a
+//!   plain spec (one key table), concluded into rules, compiled into tables;
 //! - [`Position`]: FEN in and out, legal moves ([`MoveList`]), make/unmake, move text
 //!   ([`movegen::notation`]: every move's text, castling in either style), perft
 //!   ([`movegen::perft`]), game ends ([`rules`]);
