@@ -293,6 +293,7 @@ checking = false
 fn test_variant(name: &str) -> VariantRef {
     let mut r = Registry::new();
     r.load_text(TEST_VARIANTS, "fen.rs", "test")
+        .into_result()
         .unwrap_or_else(|e| panic!("the test variants do not load: {e:?}"));
     r.get(name).expect("loaded")
 }

@@ -261,7 +261,10 @@ fn fuzzed_fens_never_panic_and_what_is_accepted_plays() {
         .collect();
     for text in ok_files() {
         let mut r = Registry::new();
-        let names = r.load_text(&text, "ok.ini", "ok").expect("ok/ files load");
+        let names = r
+            .load_text(&text, "ok.ini", "ok")
+            .into_result()
+            .expect("ok/ files load");
         variants.extend(names.iter().map(|n| r.get(n).expect("loaded")));
     }
     // Seeds: every valid FEN of the data file, and every built-in start position.
@@ -479,9 +482,9 @@ fn mutate_file(rng: &mut SmallRng, lines: &mut Vec<String>, keys: &[String], don
 /// variants loaded.
 fn exercise_file(text: &str) -> Result<usize, String> {
     guarded(|| {
-        let checked = Registry::new().check_text(text, "fuzz.ini");
+        let checked = Registry::new().check_text(text, "fuzz.ini").into_result();
         let mut r = Registry::new();
-        let loaded = r.load_text(text, "fuzz.ini", "fuzz");
+        let loaded = r.load_text(text, "fuzz.ini", "fuzz").into_result();
         if checked.is_ok() != loaded.is_ok() {
             return Err("check_text and load_text disagree".into());
         }

@@ -237,6 +237,7 @@ fn the_loose_drop_rule_is_an_option() {
         "loose.ini",
         "test",
     )
+    .into_result()
     .unwrap();
     let loose = r.get("pawnvault-loose").unwrap();
     // Black's pawn c7 is protected by his king on d8; a dragon on e5 attacks c7 through d6

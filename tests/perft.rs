@@ -609,6 +609,7 @@ fn a_position_with_over_a_thousand_moves_keeps_them_all() {
             "perft.rs",
             "test",
         )
+        .into_result()
         .unwrap_or_else(|e| panic!("the test variant does not load: {e:?}"));
     let v = registry.get("big").expect("loaded");
     let mut pos = Position::from_fen(&v, &fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"));

@@ -815,6 +815,7 @@ fn fairy_variant_opt(name: &str) -> Option<VariantRef> {
     let mut registry = Registry::new();
     registry
         .load_text(FAIRY_INI, "props.rs", "props.rs")
+        .into_result()
         .unwrap_or_else(|e| panic!("test variants do not load: {e:?}"));
     registry.get(name)
 }

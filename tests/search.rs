@@ -135,6 +135,7 @@ fn positions_without_moves_score_by_the_variant() {
         "test",
         ".",
     )
+    .into_result()
     .unwrap();
     let v = reg.get("stalemateloss").unwrap();
     let pos = Position::from_fen(&v, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();

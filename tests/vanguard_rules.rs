@@ -138,6 +138,7 @@ fn the_princess_succeeds_the_captured_queen() {
 fn a_capture_whose_successor_gives_check_is_illegal() {
     let mut r = Registry::new();
     r.load_text("[heirs:chess]\nsuccession = q:n\n", "heirs.ini", "test")
+        .into_result()
         .unwrap();
     let v = r.get("heirs").unwrap();
     let mut pos = Position::from_fen(&v, "4k3/8/8/7q/4n3/8/8/4K2R w - - 0 1").unwrap();

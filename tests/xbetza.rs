@@ -62,6 +62,7 @@ fn variant_for(betza: &str) -> Result<chimera_engine::VariantRef, String> {
     );
     let mut r = Registry::new();
     r.load_text(&ini, "probe.ini", "probe")
+        .into_result()
         .map_err(|e| format!("{e:?}"))?;
     Ok(r.get("probe").unwrap())
 }

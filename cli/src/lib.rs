@@ -61,10 +61,12 @@ pub fn run(args: &[String]) -> i32 {
     }
     let mut registry = Registry::new();
     for file in &common.variant_files {
-        if let Err(errors) = registry.load_file(file) {
-            for e in errors {
-                eprintln!("chimera: {e}");
-            }
+        // A bad section is reported and left out; a file with no good section is an error.
+        let report = registry.load_file(file);
+        for e in &report.errors {
+            eprintln!("chimera: {e}");
+        }
+        if report.loaded.is_empty() && !report.errors.is_empty() {
             return 1;
         }
     }

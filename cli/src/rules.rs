@@ -53,18 +53,15 @@ pub(crate) fn check_file(
 ) -> Result<(), String> {
     let text =
         chimera_engine::registry::read_definition_file(file).map_err(|e| format!("{file}: {e}"))?;
-    match registry.check_text(&text, file) {
-        Ok(names) => {
-            for n in names {
-                writeln!(out, "variant {n}: ok").map_err(|e| e.to_string())?;
-            }
-            Ok(())
-        }
-        Err(errors) => {
-            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            Err(format!("{} problem(s):\n{}", lines.len(), lines.join("\n")))
-        }
+    let report = registry.check_text(&text, file);
+    for n in &report.loaded {
+        writeln!(out, "variant {n}: ok").map_err(|e| e.to_string())?;
     }
+    if report.errors.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    Err(format!("{} problem(s):\n{}", lines.len(), lines.join("\n")))
 }
 
 /// `chimera perft`: the move counts of each root move (divide) and their total.

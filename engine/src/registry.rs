@@ -9,7 +9,7 @@ use once_cell::sync::Lazy;
 
 use crate::board::Position;
 use crate::variant::builder::{build, VariantError};
-use crate::variant::config::{parse_config, ConfigError, SectionConfig};
+use crate::variant::config::{parse_config, parse_config_sections, ConfigError, SectionConfig};
 use crate::variant::diagram::parse_diagram;
 use crate::variant::VariantRef;
 
@@ -29,7 +29,10 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         variants: BTreeMap::new(),
         order: Vec::new(),
     };
-    if let Err(errors) = r.load_text(BUILTIN_INI, "built-in variants.ini", "built-in") {
+    if let Err(errors) = r
+        .load_text(BUILTIN_INI, "built-in variants.ini", "built-in")
+        .into_result()
+    {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         panic!("the built-in variant file is broken:\n{}", text.join("\n"));
     }
@@ -58,6 +61,28 @@ fn build_playable(section: &SectionConfig, source: &str) -> Result<VariantRef, V
         return Err(vec![error]);
     }
     Ok(variant)
+}
+
+/// What loading a definition file did: the variants loaded, and every problem of the sections
+/// that were not (each located at its file, line and key). A bad section does not keep the
+/// others out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// The names of the variants loaded, in file order.
+    pub loaded: Vec<String>,
+    /// Every problem found, ordered by file and line.
+    pub errors: Vec<VariantError>,
+}
+
+impl LoadReport {
+    /// The names loaded when there was no problem at all, else the problems.
+    pub fn into_result(self) -> Result<Vec<String>, Vec<VariantError>> {
+        if self.errors.is_empty() {
+            Ok(self.loaded)
+        } else {
+            Err(self.errors)
+        }
+    }
 }
 
 /// A set of known variants: their resolved sections (so later files can inherit from them) and
@@ -96,31 +121,30 @@ impl Registry {
         self.order.clone()
     }
 
-    /// Loads every variant of a definition file; returns the names loaded. Nothing is added
-    /// when the file has an error.
-    pub fn load_file(&mut self, path: &str) -> Result<Vec<String>, Vec<VariantError>> {
-        let text = read_definition_file(path).map_err(|message| {
-            vec![ConfigError {
-                file: path.to_string(),
-                line: 0,
-                key: None,
-                message,
-            }]
-        })?;
-        self.load_text(&text, path, path)
+    /// Loads every good variant of a definition file; the report names them and every problem
+    /// of the others.
+    pub fn load_file(&mut self, path: &str) -> LoadReport {
+        match read_definition_file(path) {
+            Ok(text) => self.load_text(&text, path, path),
+            Err(message) => LoadReport {
+                loaded: Vec::new(),
+                errors: vec![ConfigError {
+                    file: path.to_string(),
+                    line: 0,
+                    key: None,
+                    message,
+                }],
+            },
+        }
     }
 
-    /// Loads every variant of a definition text (`file` names it in errors).
-    pub fn load_text(
-        &mut self,
-        text: &str,
-        file: &str,
-        source: &str,
-    ) -> Result<Vec<String>, Vec<VariantError>> {
+    /// Loads every good variant of a definition text (`file` names it in errors; `source` is
+    /// what the variants say they came from). A section with a problem is left out and the
+    /// others load.
+    pub fn load_text(&mut self, text: &str, file: &str, source: &str) -> LoadReport {
         let known = |name: &str| self.configs.get(name).cloned();
-        let sections = parse_config(text, file, &known)?;
+        let (sections, mut errors) = parse_config_sections(text, file, &known);
         let mut built = Vec::new();
-        let mut errors = Vec::new();
         for section in &sections {
             if section.get("diagram").is_some() {
                 match self.diagram_section(section) {
@@ -137,9 +161,7 @@ impl Registry {
                 Err(e) => errors.extend(e),
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        errors.sort_by_key(|e| (e.file.clone(), e.line));
         let mut names = Vec::new();
         for (section, variant) in built {
             let name = section.name.clone();
@@ -150,7 +172,10 @@ impl Registry {
             self.variants.insert(name.clone(), variant);
             names.push(name);
         }
-        Ok(names)
+        LoadReport {
+            loaded: names,
+            errors,
+        }
     }
 
     /// Loads an Interactive Diagram parameter line as the variant `name`.
@@ -166,7 +191,7 @@ impl Registry {
         let ini = parse_diagram(line)
             .and_then(|d| d.to_ini(name))
             .map_err(fail)?;
-        let names = self.load_text(&ini, "diagram", "diagram")?;
+        let names = self.load_text(&ini, "diagram", "diagram").into_result()?;
         Ok(names.into_iter().next().unwrap_or_default())
     }
 
@@ -185,8 +210,9 @@ impl Registry {
         Ok(parsed.remove(0))
     }
 
-    /// Parses and builds a definition text without keeping anything: every problem found.
-    pub fn check_text(&self, text: &str, file: &str) -> Result<Vec<String>, Vec<VariantError>> {
+    /// Parses and builds a definition text without keeping anything: what would load, and
+    /// every problem found.
+    pub fn check_text(&self, text: &str, file: &str) -> LoadReport {
         self.clone().load_text(text, file, file)
     }
 }

@@ -32,7 +32,8 @@ use chimera_engine::registry::Registry;
 fn registry_with(files: &[String]) -> Result<Registry, String> {
     let mut registry = Registry::new();
     for file in files {
-        registry.load_file(file).map_err(|errors| {
+        // A match plays one variant: a problem anywhere in its file is worth stopping for.
+        registry.load_file(file).into_result().map_err(|errors| {
             let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
             lines.join("\n")
         })?;

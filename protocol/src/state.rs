@@ -9,7 +9,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chimera_engine::registry::Registry;
+use chimera_engine::registry::{LoadReport, Registry};
 use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
 use chimera_engine::{Move, MoveError, Position, VariantRef};
 use chimera_eval::VariantEval;
@@ -321,22 +321,21 @@ impl EngineState {
         Ok(())
     }
 
-    /// Loads variant files given as a path list (`:`-separated, `;` on Windows); returns the
-    /// names loaded. Nothing is loaded from a file with an error.
-    pub fn load_variant_path(&mut self, list: &str) -> Result<Vec<String>, String> {
+    /// Loads variant files given as a path list (`:`-separated, `;` on Windows): every good
+    /// section of every file loads, and the report names the problems of the others.
+    pub fn load_variant_path(&mut self, list: &str) -> LoadReport {
         let sep = if cfg!(windows) { ';' } else { ':' };
-        let mut names = Vec::new();
+        let mut all = LoadReport::default();
         for path in list.split(sep).map(str::trim).filter(|p| !p.is_empty()) {
-            match self.registry.load_file(path) {
-                Ok(n) => names.extend(n),
-                Err(errors) => {
-                    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                    return Err(text.join("; "));
-                }
-            }
+            let report = self.registry.load_file(path);
+            all.loaded.extend(report.loaded);
+            all.errors.extend(report.errors);
         }
-        self.options.variant_path = list.to_string();
-        Ok(names)
+        // A list that loaded nothing leaves the option as it was.
+        if !all.loaded.is_empty() {
+            self.options.variant_path = list.to_string();
+        }
+        all
     }
 
     /// Whether a search is running.

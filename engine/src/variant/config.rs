@@ -265,10 +265,29 @@ pub fn parse_config(
     file_name: &str,
     known: &dyn Fn(&str) -> Option<SectionConfig>,
 ) -> Result<Vec<SectionConfig>, Vec<ConfigError>> {
+    let (sections, errors) = parse_config_sections(text, file_name, known);
+    if errors.is_empty() {
+        Ok(sections)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Parses a definition file as [`parse_config`] does, but keeps going past bad sections: the
+/// sections that parsed and resolved cleanly, in file order, and every error found (ordered by
+/// line). A section with a bad line, an unknown parent or a cycle is left out; a section
+/// inheriting from a section with a bad line inherits the lines that were read.
+pub fn parse_config_sections(
+    text: &str,
+    file_name: &str,
+    known: &dyn Fn(&str) -> Option<SectionConfig>,
+) -> (Vec<SectionConfig>, Vec<ConfigError>) {
     let mut errors: Vec<ConfigError> = Vec::new();
     let mut sections: Vec<RawSection> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut target = Target::Nowhere;
+    // Every header line, good or bad: where each section's lines end.
+    let mut header_lines: Vec<usize> = Vec::new();
 
     let err = |line: usize, key: Option<&str>, message: String| ConfigError {
         file: file_name.to_string(),
@@ -291,6 +310,7 @@ pub fn parse_config(
 
         if let Some(rest) = line.strip_prefix('[') {
             // Section header.
+            header_lines.push(line_no);
             target = Target::Discard;
             let Some(close) = rest.find(']') else {
                 errors.push(err(
@@ -420,27 +440,29 @@ pub fn parse_config(
         }
     }
 
+    // A section is bad when a line between its header and the next header is bad.
+    let syntax_errors: Vec<usize> = errors.iter().map(|e| e.line).collect();
     let resolved = resolve(&sections, &by_name, known, file_name, &mut errors);
-
-    if errors.is_empty() {
-        let mut out = Vec::with_capacity(sections.len());
-        for (raw, entries) in sections.into_iter().zip(resolved) {
-            // Without errors every section resolved.
-            if let Some(entries) = entries {
-                out.push(SectionConfig {
-                    name: raw.name,
-                    parent: raw.parent,
-                    file: file_name.to_string(),
-                    line: raw.line,
-                    entries,
-                });
-            }
+    let mut out = Vec::with_capacity(sections.len());
+    for (raw, entries) in sections.iter().zip(resolved) {
+        let end = header_lines
+            .iter()
+            .copied()
+            .find(|&l| l > raw.line)
+            .unwrap_or(usize::MAX);
+        let bad = syntax_errors.iter().any(|&l| l > raw.line && l < end);
+        if let (Some(entries), false) = (entries, bad) {
+            out.push(SectionConfig {
+                name: raw.name.clone(),
+                parent: raw.parent.clone(),
+                file: file_name.to_string(),
+                line: raw.line,
+                entries,
+            });
         }
-        Ok(out)
-    } else {
-        errors.sort_by_key(|e| e.line);
-        Err(errors)
     }
+    errors.sort_by_key(|e| e.line);
+    (out, errors)
 }
 
 /// The resolution state of one section.

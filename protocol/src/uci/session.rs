@@ -184,9 +184,13 @@ impl Uci {
             "variantpath" => {
                 let v = need()?;
                 let v = if v.trim() == "<empty>" { "" } else { v.trim() };
-                let names = self.state.load_variant_path(v)?;
-                if !names.is_empty() {
-                    self.info(&format!("loaded variants: {}", names.join(" ")));
+                let report = self.state.load_variant_path(v);
+                if !report.loaded.is_empty() {
+                    self.info(&format!("loaded variants: {}", report.loaded.join(" ")));
+                }
+                if !report.errors.is_empty() {
+                    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+                    return Err(lines.join("; "));
                 }
             }
             "clear hash" => self.state.new_game(),

@@ -481,7 +481,11 @@ impl Xboard {
                     .ok_or_else(|| format!("bad value '{v}'"))?;
             }
             ("variantpath", Some(v)) => {
-                self.state.load_variant_path(v)?;
+                let report = self.state.load_variant_path(v);
+                if !report.errors.is_empty() {
+                    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+                    return Err(lines.join("; "));
+                }
             }
             ("rankbase", Some(v)) => {
                 self.rank_base = match v {
