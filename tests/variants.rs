@@ -884,3 +884,26 @@ fn fairy_stockfish_variant_file_loads_its_good_sections() {
         assert!(e.line >= 1 && e.line <= lines, "{e}");
     }
 }
+
+/// Fairy-Stockfish's predefined `immobile` man has no move at all, and `*` in a piece set means
+/// every piece: White's immobile man on d4 blocks the d-pawn's double step and adds no move
+/// (d2-d3 and four king steps: 5). Black's immobile man on e7 keeps his king off that square
+/// (d8 f8 d7 f7: 4 replies to each move, and the pawn on d3 attacks nothing on rank 4).
+#[test]
+fn immobile_men_and_the_every_piece_set() {
+    let mut r = Registry::new();
+    let report = r.load_text(
+        "[walls:chess]\nimmobile = w\ncaptureTypes = *\n",
+        "walls.ini",
+        "test",
+    );
+    assert_eq!(report.errors, Vec::new());
+    let v = r.get("walls").expect("loaded");
+    let mut pos = Position::from_fen(&v, "4k3/4w3/8/8/3W4/8/3P4/4K3 w - - 0 1").unwrap();
+    assert_eq!(pos.perft(1), 5);
+    assert_eq!(pos.perft(2), 20);
+    // A set naming a letter the variant lacks is still an error at its key.
+    let bad = Registry::new().load_text("[x:chess]\ncaptureTypes = *z\n", "x.ini", "test");
+    assert_eq!(bad.errors.len(), 1, "{:?}", bad.errors);
+    assert_eq!(bad.errors[0].line, 2);
+}

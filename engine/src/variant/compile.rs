@@ -40,6 +40,13 @@ pub(crate) struct SingleLeg {
 
 /// Compiles an XBetza description for a geometry.
 pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> {
+    // No moves at all: a man that never moves (Fairy-Stockfish's predefined `immobile`).
+    if text.trim().is_empty() {
+        return Ok(CompiledPiece {
+            moves: [PieceMoves::default(), PieceMoves::default()],
+            has_initial_moves: false,
+        });
+    }
     let elements = betza::parse(text).map_err(|e| format!("bad XBetza '{text}': {e}"))?;
     let mut moves = [PieceMoves::default(), PieceMoves::default()];
     let mut has_initial_moves = false;

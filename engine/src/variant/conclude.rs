@@ -83,18 +83,22 @@ pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<Va
     }
 }
 
-/// The piece ids of `letters`, or the first letter that names no piece.
+/// The piece ids of `letters` (`*` is every piece, as in Fairy-Stockfish's piece sets), or the
+/// first letter that names no piece.
 fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
-    letters
-        .iter()
-        .map(|l| {
-            pieces
-                .iter()
-                .position(|p| p.letter == l.to_ascii_uppercase())
-                .map(|i| PieceId(i as u8))
-                .ok_or_else(|| format!("no piece '{l}'"))
-        })
-        .collect()
+    let mut out = Vec::new();
+    for &l in letters {
+        if l == '*' {
+            out.extend((0..pieces.len()).map(|i| PieceId(i as u8)));
+            continue;
+        }
+        let i = pieces
+            .iter()
+            .position(|p| p.letter == l.to_ascii_uppercase())
+            .ok_or_else(|| format!("no piece '{l}'"))?;
+        out.push(PieceId(i as u8));
+    }
+    Ok(out)
 }
 
 fn mask_of(ids: &[PieceId]) -> PieceMask {
