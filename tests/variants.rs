@@ -868,7 +868,7 @@ fn fairy_stockfish_variant_file_loads_its_good_sections() {
     let lines = text.lines().count();
     let report = Registry::new().load_file(path_str(&path));
     assert!(
-        report.loaded.len() >= 18,
+        report.loaded.len() >= 20,
         "only {} sections loaded: {:?}",
         report.loaded.len(),
         report.loaded

@@ -466,33 +466,23 @@ fn conclude_castling(
         (value, ok(value), given.as_ref().map(|x| x.at.clone()))
     };
     let settings = [
-        (
-            "castlingKingsideFile",
-            fits(&spec.castling_kingside_file, 6, &|f| f >= 1 && f < files),
-        ),
-        (
-            "castlingQueensideFile",
-            fits(&spec.castling_queenside_file, 2, &|f| f + 1 < files),
-        ),
-        (
-            "castlingKingFile",
-            fits(&spec.castling_king_file, 4, &|f| f < files),
-        ),
-        (
-            "castlingRank",
-            fits(&spec.castling_rank, 0, &|r| r < g.ranks as usize),
-        ),
+        fits(&spec.castling_kingside_file, 6, &|f| f >= 1 && f < files),
+        fits(&spec.castling_queenside_file, 2, &|f| f + 1 < files),
+        fits(&spec.castling_king_file, 4, &|f| f < files),
+        fits(&spec.castling_rank, 0, &|r| r < g.ranks as usize),
     ];
-    for (key, (_, ok, at)) in &settings {
+    for (_, ok, at) in &settings {
         if !ok {
-            errs.push(match at {
-                Some(at) => at.error("outside the board"),
-                None => spec.header().error(format!("{key} does not fit the board")),
-            });
+            // A square the file gives must be on the board; a default that is not (files g and
+            // c on a board of five files) quietly leaves the variant without castling, as in
+            // Fairy-Stockfish reads it (several of its own small variants leave castling on).
+            if let Some(at) = at {
+                errs.push(at.error("outside the board"));
+            }
             return None;
         }
     }
-    let [kingside_file, queenside_file, king_file, rank] = settings.map(|(_, (v, _, _))| v);
+    let [kingside_file, queenside_file, king_file, rank] = settings.map(|(v, _, _)| v);
     // A letter written in the file must name a piece; the defaults (k, r) quietly switch
     // castling off in a variant that has no such pieces.
     let resolve = |given: &Given<Vec<char>>, default: char, errs: &mut Errors| match given {
