@@ -88,3 +88,61 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
         "every loaded section is in the data"
     );
 }
+
+/// Fairy-Stockfish built-ins that Chimera knows by the same name; a floor that may only rise.
+const BUILTINS_AT_LEAST: usize = 16;
+
+/// Every Fairy-Stockfish built-in that Chimera has under the same name gives Fairy-Stockfish's
+/// start perft at depths 1 to 3 from Fairy-Stockfish's start FEN.
+#[test]
+fn builtins_known_by_name_count_as_fairy_stockfish_does() {
+    let registry = Registry::new();
+    let data = parse_json(&std::fs::read_to_string(fixture("compat-start.json")).expect("data"));
+    let mut failures = Vec::new();
+    let mut known = Vec::new();
+    for entry in data.get("positions").arr() {
+        let name = entry.get("name").str();
+        if entry.get("kind").str() != "builtin" {
+            continue;
+        }
+        let Some(variant) = registry.get(name) else {
+            continue;
+        };
+        known.push(name.to_string());
+        let fen = entry.get("fen").str();
+        let mut pos = match Position::from_fen(&variant, fen) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{name}: FSF's start FEN '{fen}' is refused: {e}"));
+                continue;
+            }
+        };
+        // The same position (the order of men in hand may be written differently).
+        let ours = Position::from_fen(&variant, variant.start_fen()).expect("start position");
+        if ours.hash() != pos.hash() {
+            failures.push(format!(
+                "{name}: FSF starts from '{fen}', Chimera from '{}'",
+                variant.start_fen()
+            ));
+        }
+        let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
+        let expected: Vec<u64> = ["1", "2", "3"]
+            .iter()
+            .map(|d| match entry.get("perft").get(d) {
+                json::Json::Num(n) => *n as u64,
+                other => panic!("{name}: perft {d} is {other:?}"),
+            })
+            .collect();
+        if counts != expected {
+            failures.push(format!(
+                "{name}: perft 1-3 {counts:?}, Fairy-Stockfish {expected:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        known.len() >= BUILTINS_AT_LEAST,
+        "{} built-ins known by name: {known:?}",
+        known.len()
+    );
+}

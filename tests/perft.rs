@@ -188,6 +188,27 @@ perft_suite!(berolina_suite, "berolina", 5, VARIANT_CAP);
 perft_suite!(alice_suite, "alice", 4, 1_000_000);
 perft_suite!(aliceguard_suite, "aliceguard", 4, VARIANT_CAP);
 
+/// Fairy-Stockfish's built-in variants that Chimera defines as data (variant/builtin/
+/// fairy-stockfish.ini): the start position, castling and promotion, to depth 3.
+#[test]
+fn fairy_stockfish_builtins() {
+    for name in [
+        "nocastle",
+        "almost",
+        "amazon",
+        "hoppelpoppel",
+        "newzealand",
+        "embassy",
+        "gothic",
+        "modern",
+        "chancellor",
+        "gardner",
+        "losalamos",
+    ] {
+        check_suite(name, 3, VARIANT_CAP);
+    }
+}
+
 /// Positions from seeded random games (made with `cargo run --release --example random_fens`),
 /// counted by Fairy-Stockfish 11.1: promotions, e.p., castling rights lost in every way, S-Chess
 /// gating at every stage of the game.

@@ -16,6 +16,9 @@ use crate::variant::VariantRef;
 /// The text of the built-in variant file.
 pub const BUILTIN_INI: &str = include_str!("variant/builtin/variants.ini");
 
+/// Fairy-Stockfish's built-in variants that Chimera plays in full, as data under their names.
+pub const FSF_BUILTIN_INI: &str = include_str!("variant/builtin/fairy-stockfish.ini");
+
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
     ("standard", "chess"),
@@ -29,12 +32,14 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         variants: BTreeMap::new(),
         order: Vec::new(),
     };
-    if let Err(errors) = r
-        .load_text(BUILTIN_INI, "built-in variants.ini", "built-in")
-        .into_result()
-    {
-        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        panic!("the built-in variant file is broken:\n{}", text.join("\n"));
+    for (text, file) in [
+        (BUILTIN_INI, "built-in variants.ini"),
+        (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
+    ] {
+        if let Err(errors) = r.load_text(text, file, "built-in").into_result() {
+            let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            panic!("the built-in variant file is broken:\n{}", text.join("\n"));
+        }
     }
     r
 });
