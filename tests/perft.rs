@@ -204,6 +204,10 @@ fn fairy_stockfish_builtins() {
         "chancellor",
         "gardner",
         "losalamos",
+        "centaur",
+        "chigorin",
+        "janus",
+        "nightrider",
     ] {
         check_suite(name, 3, VARIANT_CAP);
     }
