@@ -208,6 +208,7 @@ fn fairy_stockfish_builtins() {
         "chigorin",
         "janus",
         "nightrider",
+        "knightmate",
     ] {
         check_suite(name, 3, VARIANT_CAP);
     }
