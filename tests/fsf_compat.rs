@@ -34,6 +34,17 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Fairy-Stockfish's perft at depths 1 to 3 for one entry of the data.
+fn fsf_counts(entry: &json::Json, name: &str) -> Vec<u64> {
+    ["1", "2", "3"]
+        .iter()
+        .map(|d| match entry.get("perft").get(d) {
+            json::Json::Num(n) => *n as u64,
+            other => panic!("{name}: perft {d} is {other:?}"),
+        })
+        .collect()
+}
+
 #[test]
 fn loaded_sections_count_as_fairy_stockfish_does() {
     let mut registry = Registry::new();
@@ -62,13 +73,7 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
             }
         };
         let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
-        let expected: Vec<u64> = ["1", "2", "3"]
-            .iter()
-            .map(|d| match entry.get("perft").get(d) {
-                json::Json::Num(n) => *n as u64,
-                other => panic!("{name}: perft {d} is {other:?}"),
-            })
-            .collect();
+        let expected = fsf_counts(entry, name);
         let known = KNOWN_DIFFERENCES.iter().any(|(n, _)| *n == name);
         match (counts == expected, known) {
             (true, false) => matched += 1,
@@ -126,13 +131,7 @@ fn builtins_known_by_name_count_as_fairy_stockfish_does() {
             ));
         }
         let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
-        let expected: Vec<u64> = ["1", "2", "3"]
-            .iter()
-            .map(|d| match entry.get("perft").get(d) {
-                json::Json::Num(n) => *n as u64,
-                other => panic!("{name}: perft {d} is {other:?}"),
-            })
-            .collect();
+        let expected = fsf_counts(entry, name);
         if counts != expected {
             failures.push(format!(
                 "{name}: perft 1-3 {counts:?}, Fairy-Stockfish {expected:?}"
