@@ -3,7 +3,7 @@
 //!
 //! - `see`: static exchange evaluation, for move ordering and quiescence pruning;
 //! - `tt`: the transposition table;
-//! - `time`: turning clock limits into a soft and a hard deadline;
+//! - `time`: turning clock limits into an optimum and a maximum time, scaled per iteration;
 //! - `worker`: one thread's alpha-beta search, move ordering and histories;
 //! - `pages`: allocation of the large tables so that they may use huge pages.
 //!

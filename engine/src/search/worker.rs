@@ -12,6 +12,7 @@ use super::busy;
 use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
+use super::time::TimeScale;
 use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound};
 use super::{
     game_value, Evaluator, Score, SearchReport, Shared, Value, INFINITE, MATE, MATE_BOUND, MAX_PLY,
@@ -156,6 +157,12 @@ pub(crate) struct Worker<'a> {
     /// A root move that beat the best one by a null-window search, while its full-window
     /// search is under way.
     root_fail_high: Option<Move>,
+    /// Nodes spent below each root move in the iteration under way (every aspiration search
+    /// of it): what share of them the best move took tells the time manager how clear the
+    /// choice is.
+    root_nodes: Vec<(Move, u64)>,
+    /// What the completed iterations say about the time this move deserves (main thread).
+    scale: TimeScale,
 }
 
 /// The shallowest node where threads put off the moves another thread is searching: below it
@@ -200,6 +207,8 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             root_fail_high: None,
+            root_nodes: Vec::new(),
+            scale: TimeScale::new(),
             checking: v.checking(),
             royal_mask: v.royal_mask() != 0,
             values,
@@ -253,6 +262,7 @@ impl<'a> Worker<'a> {
                 (-INFINITE, INFINITE)
             };
             let mut score;
+            self.root_nodes.clear();
             loop {
                 self.seldepth = 0;
                 self.root_fail_high = None;
@@ -320,8 +330,11 @@ impl<'a> Worker<'a> {
                 if self.pv_len[0] == 0 {
                     break;
                 }
-                if let (Some(soft), false) = (self.shared.budget.soft, limits.infinite) {
-                    if elapsed >= soft {
+                let best_nodes = self.best_move_node_share(result.pv[0]);
+                self.scale.update(depth, result.pv[0], score, best_nodes);
+                let limit = self.shared.budget.iteration_limit(&self.scale);
+                if let (Some(limit), false) = (limit, limits.infinite) {
+                    if elapsed >= limit {
                         break;
                     }
                 }
@@ -364,6 +377,27 @@ impl<'a> Worker<'a> {
         }
         let i = (self.id - 1) % SIZE.len();
         ((depth + PHASE[i]) / SIZE[i]) & 1 != 0
+    }
+
+    /// The share of this iteration's root nodes that went to `best`, once there are enough
+    /// of them to say something.
+    fn best_move_node_share(&self, best: Move) -> Option<f64> {
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let on_best: u64 = self
+            .root_nodes
+            .iter()
+            .filter(|&&(m, _)| m == best)
+            .map(|&(_, n)| n)
+            .sum();
+        (total >= 1024).then(|| on_best as f64 / total as f64)
+    }
+
+    /// Adds `nodes` to those spent below root move `mv` in this iteration.
+    fn count_root_nodes(&mut self, mv: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((mv, nodes)),
+        }
     }
 
     fn publish(&mut self) {
@@ -1045,6 +1079,7 @@ impl<'a> Worker<'a> {
                 self.shared.busy.enter(m);
             }
             let new_depth = depth - 1 + extend as i32;
+            let nodes_before = self.nodes;
             let mut v;
             if searched == 0 {
                 // The first move: at a cut node it should refute (its child fails low); at an
@@ -1084,6 +1119,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.pos.unmake_move();
+            if root {
+                self.count_root_nodes(mv, self.nodes - nodes_before);
+            }
             if let Some(m) = busy_mark {
                 self.shared.busy.leave(m);
             }
