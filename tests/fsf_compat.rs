@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use chimera_engine::registry::Registry;
-use chimera_engine::Position;
+use chimera_engine::{Position, VariantRef};
 
 mod json;
 use json::parse_json;
@@ -45,6 +45,19 @@ fn fsf_counts(entry: &json::Json, name: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Chimera's perft at depths 1 to 3 from the entry's FEN, and that position's hash.
+fn chimera_counts(
+    variant: &VariantRef,
+    entry: &json::Json,
+    name: &str,
+) -> Result<(Vec<u64>, u64), String> {
+    let fen = entry.get("fen").str();
+    let mut pos = Position::from_fen(variant, fen)
+        .map_err(|e| format!("{name}: FSF's start FEN '{fen}' is refused: {e}"))?;
+    let hash = pos.hash();
+    Ok(((1..=3).map(|d| pos.perft(d)).collect(), hash))
+}
+
 #[test]
 fn loaded_sections_count_as_fairy_stockfish_does() {
     let mut registry = Registry::new();
@@ -64,15 +77,13 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
             continue;
         }
         let variant = registry.get(name).expect("loaded");
-        let fen = entry.get("fen").str();
-        let mut pos = match Position::from_fen(&variant, fen) {
-            Ok(p) => p,
+        let (counts, _) = match chimera_counts(&variant, entry, name) {
+            Ok(c) => c,
             Err(e) => {
-                failures.push(format!("{name}: FSF's start FEN '{fen}' is refused: {e}"));
+                failures.push(e);
                 continue;
             }
         };
-        let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
         let expected = fsf_counts(entry, name);
         let known = KNOWN_DIFFERENCES.iter().any(|(n, _)| *n == name);
         match (counts == expected, known) {
@@ -114,23 +125,22 @@ fn builtins_known_by_name_count_as_fairy_stockfish_does() {
             continue;
         };
         known.push(name.to_string());
-        let fen = entry.get("fen").str();
-        let mut pos = match Position::from_fen(&variant, fen) {
-            Ok(p) => p,
+        let (counts, start_hash) = match chimera_counts(&variant, entry, name) {
+            Ok(c) => c,
             Err(e) => {
-                failures.push(format!("{name}: FSF's start FEN '{fen}' is refused: {e}"));
+                failures.push(e);
                 continue;
             }
         };
         // The same position (the order of men in hand may be written differently).
         let ours = Position::from_fen(&variant, variant.start_fen()).expect("start position");
-        if ours.hash() != pos.hash() {
+        if ours.hash() != start_hash {
             failures.push(format!(
-                "{name}: FSF starts from '{fen}', Chimera from '{}'",
+                "{name}: FSF starts from '{}', Chimera from '{}'",
+                entry.get("fen").str(),
                 variant.start_fen()
             ));
         }
-        let counts: Vec<u64> = (1..=3).map(|d| pos.perft(d)).collect();
         let expected = fsf_counts(entry, name);
         if counts != expected {
             failures.push(format!(

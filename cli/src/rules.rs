@@ -60,8 +60,11 @@ pub(crate) fn check_file(
     if report.errors.is_empty() {
         return Ok(());
     }
-    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
-    Err(format!("{} problem(s):\n{}", lines.len(), lines.join("\n")))
+    Err(format!(
+        "{} problem(s):\n{}",
+        report.errors.len(),
+        report.errors_text("\n")
+    ))
 }
 
 /// `chimera perft`: the move counts of each root move (divide) and their total.

@@ -80,6 +80,12 @@ pub struct LoadReport {
 }
 
 impl LoadReport {
+    /// Every problem, one per line of text, joined by `separator`.
+    pub fn errors_text(&self, separator: &str) -> String {
+        let lines: Vec<String> = self.errors.iter().map(|e| e.to_string()).collect();
+        lines.join(separator)
+    }
+
     /// The names loaded when there was no problem at all, else the problems.
     pub fn into_result(self) -> Result<Vec<String>, Vec<VariantError>> {
         if self.errors.is_empty() {

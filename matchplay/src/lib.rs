@@ -33,10 +33,10 @@ fn registry_with(files: &[String]) -> Result<Registry, String> {
     let mut registry = Registry::new();
     for file in files {
         // A match plays one variant: a problem anywhere in its file is worth stopping for.
-        registry.load_file(file).into_result().map_err(|errors| {
-            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            lines.join("\n")
-        })?;
+        let report = registry.load_file(file);
+        if !report.errors.is_empty() {
+            return Err(report.errors_text("\n"));
+        }
     }
     Ok(registry)
 }

@@ -64,7 +64,7 @@ fn start_position(
         }
         Err(e) => Err(vec![match &spec.start_fen {
             Some(fen) => fen.at.error(e.to_string()),
-            None => spec.header().error(format!("start position: {e}")),
+            None => spec.header.error(format!("start position: {e}")),
         }]),
     }
 }

@@ -7,7 +7,7 @@
 use super::boards::{CaptureRules, TransferRules};
 use super::compile::compile_piece;
 use super::config::{parse_square_list, GameValue};
-use super::spec::{or, Given, Located, VariantError, VariantSpec};
+use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
@@ -59,26 +59,17 @@ pub(crate) struct Rules {
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
 }
 
-/// The problems found so far.
-struct Errors(Vec<VariantError>);
-
-impl Errors {
-    fn push(&mut self, e: VariantError) {
-        self.0.push(e);
-    }
-}
-
 /// Concludes the rules of `spec`; `source` names where the definition came from.
 pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<VariantError>> {
-    let mut errs = Errors(Vec::new());
+    let mut errs = Vec::new();
     let rules = conclude_inner(spec, source, &mut errs);
     match rules {
-        Some(rules) if errs.0.is_empty() => Ok(rules),
+        Some(rules) if errs.is_empty() => Ok(rules),
         _ => {
-            if errs.0.is_empty() {
-                errs.push(spec.header().error("the variant could not be built"));
+            if errs.is_empty() {
+                errs.push(spec.header.error("the variant could not be built"));
             }
-            Err(errs.0)
+            Err(errs)
         }
     }
 }
@@ -101,6 +92,11 @@ fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, Str
     Ok(out)
 }
 
+/// Where a key was given, if it was.
+fn place<T>(given: &Given<T>) -> Option<Place> {
+    given.as_ref().map(|g| g.at.clone())
+}
+
 fn mask_of(ids: &[PieceId]) -> PieceMask {
     ids.iter().fold(0, |m, id| m | 1 << id.0)
 }
@@ -111,7 +107,7 @@ fn letter_set(
     given: &Given<Vec<char>>,
     default: PieceMask,
     pieces: &[PieceDef],
-    errs: &mut Errors,
+    errs: &mut Vec<VariantError>,
 ) -> PieceMask {
     let Some(set) = given else { return default };
     let mut mask = 0;
@@ -132,7 +128,7 @@ fn present(pieces: &[PieceDef], letters: &str) -> PieceMask {
         .fold(0, |m, ids| m | mask_of(&ids))
 }
 
-fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option<Rules> {
+fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>) -> Option<Rules> {
     // Everything else depends on the board size, so a bad size ends the build here.
     let files = or(&spec.max_file, 7) + 1;
     let ranks = or(&spec.max_rank, 7) + 1;
@@ -140,12 +136,10 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option
     let geometry = match Geometry::new(files as u8, ranks as u8, boards.min(255) as u8) {
         Ok(g) => g,
         Err(e) => {
-            let place = |g: &Given<u32>| g.as_ref().map(|x| x.at.clone());
-            let place_of = |g: &Given<usize>| g.as_ref().map(|x| x.at.clone());
             let at = place(&spec.boards)
-                .or_else(|| place_of(&spec.max_file))
-                .or_else(|| place_of(&spec.max_rank))
-                .unwrap_or_else(|| spec.header());
+                .or_else(|| place(&spec.max_file))
+                .or_else(|| place(&spec.max_rank))
+                .unwrap_or_else(|| spec.header.clone());
             errs.push(at.error(e));
             return None;
         }
@@ -159,23 +153,24 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option
     };
     let turns = spec.turn_parts.as_ref().and_then(|parts| {
         // Parts are separated by spaces, so each is read as its own letter set.
-        let masks = |given: &Given<Vec<Vec<char>>>, errs: &mut Errors| -> Vec<PieceMask> {
-            let Some(words) = given else {
-                return Vec::new();
-            };
-            let mut out = Vec::new();
-            for word in &words.value {
-                let mut mask = 0;
-                for l in word {
-                    match letter_ids(&pieces, &[*l]) {
-                        Ok(ids) => mask |= mask_of(&ids),
-                        Err(reason) => errs.push(words.at.error(reason)),
+        let masks =
+            |given: &Given<Vec<Vec<char>>>, errs: &mut Vec<VariantError>| -> Vec<PieceMask> {
+                let Some(words) = given else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                for word in &words.value {
+                    let mut mask = 0;
+                    for l in word {
+                        match letter_ids(&pieces, &[*l]) {
+                            Ok(ids) => mask |= mask_of(&ids),
+                            Err(reason) => errs.push(words.at.error(reason)),
+                        }
                     }
+                    out.push(mask);
                 }
-                out.push(mask);
-            }
-            out
-        };
+                out
+            };
         let every = masks(&spec.turn_parts, errs);
         let opening = masks(&spec.first_turn_parts, errs);
         TurnRules::new(every, opening)
@@ -217,7 +212,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option
     }
 
     // Pairs of piece letters (`p:n s:h`) as pairs of piece ids.
-    let id_pairs = |given: &Given<Vec<(char, char)>>, errs: &mut Errors| {
+    let id_pairs = |given: &Given<Vec<(char, char)>>, errs: &mut Vec<VariantError>| {
         let mut out = Vec::new();
         if let Some(pairs) = given {
             for &(a, b) in &pairs.value {
@@ -322,7 +317,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Errors) -> Option
 }
 
 /// Every piece's moves compiled for the board; `None` when the variant has no pieces.
-fn compile_pieces(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option<Vec<PieceDef>> {
+fn compile_pieces(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Option<Vec<PieceDef>> {
     let double_step = or(&spec.double_step, true);
     let mut out = Vec::new();
     for p in &spec.pieces {
@@ -341,7 +340,7 @@ fn compile_pieces(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option
         }
     }
     if out.is_empty() {
-        errs.push(spec.header().error("the variant defines no pieces"));
+        errs.push(spec.header.error("the variant defines no pieces"));
         return None;
     }
     Some(out)
@@ -349,11 +348,15 @@ fn compile_pieces(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option
 
 /// The transfer map of a multi-board variant (`boardTransfer`), required with several boards
 /// and meaningless with one.
-fn conclude_transfer(spec: &VariantSpec, g: &Geometry, errs: &mut Errors) -> Option<TransferRules> {
+fn conclude_transfer(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Option<TransferRules> {
     match (&spec.board_transfer, g.boards) {
         (None, 1) => None,
         (None, _) => {
-            errs.push(spec.header().error("several boards need boardTransfer"));
+            errs.push(spec.header.error("several boards need boardTransfer"));
             None
         }
         (Some(t), 1) => {
@@ -371,13 +374,13 @@ fn conclude_promotion(
     g: &Geometry,
     pieces: &[PieceDef],
     pawn_types: PieceMask,
-    errs: &mut Errors,
+    errs: &mut Vec<VariantError>,
 ) -> Option<PromotionRules> {
     let mut rules = PromotionRules {
         pawn_types,
         ..PromotionRules::default()
     };
-    let ids = |given: &Given<Vec<char>>, errs: &mut Errors| -> Option<Vec<PieceId>> {
+    let ids = |given: &Given<Vec<char>>, errs: &mut Vec<VariantError>| -> Option<Vec<PieceId>> {
         let set = given.as_ref()?;
         letter_ids(pieces, &set.value)
             .map_err(|r| errs.push(set.at.error(r)))
@@ -454,7 +457,7 @@ fn conclude_castling(
     spec: &VariantSpec,
     g: &Geometry,
     pieces: &[PieceDef],
-    errs: &mut Errors,
+    errs: &mut Vec<VariantError>,
 ) -> Option<CastlingRules> {
     if !or(&spec.castling, true) {
         return None;
@@ -463,7 +466,7 @@ fn conclude_castling(
     // Each square setting must fit the board: (the key, its value, the test).
     let fits = |given: &Given<usize>, default: usize, ok: &dyn Fn(usize) -> bool| {
         let value = or(given, default);
-        (value, ok(value), given.as_ref().map(|x| x.at.clone()))
+        (value, ok(value), place(given))
     };
     let settings = [
         fits(&spec.castling_kingside_file, 6, &|f| f >= 1 && f < files),
@@ -485,12 +488,13 @@ fn conclude_castling(
     let [kingside_file, queenside_file, king_file, rank] = settings.map(|(v, _, _)| v);
     // A letter written in the file must name a piece; the defaults (k, r) quietly switch
     // castling off in a variant that has no such pieces.
-    let resolve = |given: &Given<Vec<char>>, default: char, errs: &mut Errors| match given {
-        None => letter_ids(pieces, &[default]).ok(),
-        Some(set) => letter_ids(pieces, &set.value)
-            .map_err(|r| errs.push(set.at.error(r)))
-            .ok(),
-    };
+    let resolve =
+        |given: &Given<Vec<char>>, default: char, errs: &mut Vec<VariantError>| match given {
+            None => letter_ids(pieces, &[default]).ok(),
+            Some(set) => letter_ids(pieces, &set.value)
+                .map_err(|r| errs.push(set.at.error(r)))
+                .ok(),
+        };
     let king = *resolve(&spec.castling_king_piece, 'k', errs)?.first()?;
     let rook_letters = match &spec.castling_rook_pieces {
         Some(_) => &spec.castling_rook_pieces,
@@ -513,7 +517,7 @@ fn conclude_castling(
 fn conclude_gating(
     spec: &VariantSpec,
     pieces: &[PieceDef],
-    errs: &mut Errors,
+    errs: &mut Vec<VariantError>,
 ) -> Option<GatingRules> {
     match (&spec.gating, &spec.seirawan_gating) {
         _ if spec.gates() => {}
@@ -527,20 +531,10 @@ fn conclude_gating(
         }
         _ => return None,
     }
-    let mask = |given: &Given<Vec<char>>, errs: &mut Errors| -> PieceMask {
-        let Some(set) = given else { return u32::MAX };
-        match letter_ids(pieces, &set.value) {
-            Ok(ids) => mask_of(&ids),
-            Err(reason) => {
-                errs.push(set.at.error(reason));
-                u32::MAX
-            }
-        }
-    };
     Some(GatingRules {
         rank: or(&spec.gating_rank, 0),
-        openers: mask(&spec.gating_piece_types, errs),
-        gated: mask(&spec.gated_piece_types, errs),
+        openers: letter_set(&spec.gating_piece_types, u32::MAX, pieces, errs),
+        gated: letter_set(&spec.gated_piece_types, u32::MAX, pieces, errs),
         last_compulsory: or(&spec.gating_last_compulsory, false),
         forfeit: or(&spec.gating_forfeit, false),
         blocks_check: or(&spec.gating_blocks_check, false),
@@ -551,7 +545,7 @@ fn conclude_gating(
 fn conclude_reserve(
     spec: &VariantSpec,
     pieces: &[PieceDef],
-    errs: &mut Errors,
+    errs: &mut Vec<VariantError>,
 ) -> Option<ReserveRules> {
     let given = spec.reserve_piece_type.as_ref()?;
     let piece = match letter_ids(pieces, &[given.value]) {

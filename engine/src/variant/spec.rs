@@ -16,7 +16,7 @@ use crate::types::MAX_PIECE_TYPES;
 pub type VariantError = ConfigError;
 
 /// Where a value was written: file, line and key (no key for the section header).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Place {
     file: String,
     line: usize,
@@ -92,7 +92,7 @@ pub(crate) struct VariantSpec {
     /// The variant's name (lower case).
     pub name: String,
     /// The section header, for problems that concern no single key.
-    pub header: Option<Place>,
+    pub header: Place,
     /// Piece assignments in the order written (inherited ones first).
     pub pieces: Vec<PieceSpec>,
 
@@ -166,15 +166,6 @@ impl VariantSpec {
     pub(crate) fn gates(&self) -> bool {
         or(&self.gating, false) && or(&self.seirawan_gating, false)
     }
-
-    /// The section header's place (the spec of a section always has one).
-    pub(crate) fn header(&self) -> Place {
-        self.header.clone().unwrap_or(Place {
-            file: String::new(),
-            line: 0,
-            key: None,
-        })
-    }
 }
 
 /// One rule key: its name, how its value fills the spec, and when it has an effect.
@@ -198,36 +189,20 @@ fn when_reserve(s: &VariantSpec) -> bool {
     s.reserve_piece_type.is_some()
 }
 
-/// `name => field: parser`, optionally `if condition`: a key bound to its field.
+/// `name => field: parser` (the field may be one colour's slot, `field[0]`), optionally
+/// `if condition`: a key bound to its field.
 macro_rules! key {
-    ($name:literal => $field:ident : $parse:expr) => {
-        key!($name => $field : $parse, if always)
+    ($name:literal => $field:ident $([$i:literal])? : $parse:expr) => {
+        key!($name => $field $([$i])? : $parse, if always)
     };
-    ($name:literal => $field:ident : $parse:expr, if $when:expr) => {
+    ($name:literal => $field:ident $([$i:literal])? : $parse:expr, if $when:expr) => {
         Key {
             name: $name,
             read: |spec, value, at| {
-                spec.$field = Some(Located { value: $parse(value)?, at });
+                spec.$field $([$i])? = Some(Located { value: $parse(value)?, at });
                 Ok(())
             },
             effective: $when,
-        }
-    };
-}
-
-/// A key whose value is an index into a two-colour array field.
-macro_rules! colour_key {
-    ($name:literal => $field:ident[$i:literal] : $parse:expr) => {
-        Key {
-            name: $name,
-            read: |spec, value, at| {
-                spec.$field[$i] = Some(Located {
-                    value: $parse(value)?,
-                    at,
-                });
-                Ok(())
-            },
-            effective: always,
         }
     };
 }
@@ -296,10 +271,10 @@ const KEYS: &[Key] = &[
     key!("enPassantTypes" => en_passant_types: parse_piece_letters),
     key!("nMoveRuleTypes" => n_move_rule_types: parse_piece_letters),
     key!("promotionPieceTypes" => promotion_piece_types: parse_piece_letters),
-    colour_key!("promotionPieceTypesWhite" => promotion_piece_types_by_color[0]: parse_piece_letters),
-    colour_key!("promotionPieceTypesBlack" => promotion_piece_types_by_color[1]: parse_piece_letters),
-    colour_key!("promotionRegionWhite" => promotion_region_by_color[0]: text),
-    colour_key!("promotionRegionBlack" => promotion_region_by_color[1]: text),
+    key!("promotionPieceTypesWhite" => promotion_piece_types_by_color[0]: parse_piece_letters),
+    key!("promotionPieceTypesBlack" => promotion_piece_types_by_color[1]: parse_piece_letters),
+    key!("promotionRegionWhite" => promotion_region_by_color[0]: text),
+    key!("promotionRegionBlack" => promotion_region_by_color[1]: text),
     key!("promotionChoices" => promotion_choices: |v| letter_to_letters(v, "pawn:choices")),
     key!("mandatoryPawnPromotion" => mandatory_pawn_promotion: parse_bool),
     key!("immobilityIllegal" => immobility_illegal: parse_bool),
@@ -408,11 +383,11 @@ fn is_custom_slot(key: &str) -> bool {
 pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) {
     let mut spec = VariantSpec {
         name: section.name.clone(),
-        header: Some(Place {
+        header: Place {
             file: section.file.clone(),
             line: section.line,
             key: None,
-        }),
+        },
         ..VariantSpec::default()
     };
     let mut errors = Vec::new();

@@ -189,8 +189,7 @@ impl Uci {
                     self.info(&format!("loaded variants: {}", report.loaded.join(" ")));
                 }
                 if !report.errors.is_empty() {
-                    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
-                    return Err(lines.join("; "));
+                    return Err(report.errors_text("; "));
                 }
             }
             "clear hash" => self.state.new_game(),

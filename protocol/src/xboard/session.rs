@@ -483,8 +483,7 @@ impl Xboard {
             ("variantpath", Some(v)) => {
                 let report = self.state.load_variant_path(v);
                 if !report.errors.is_empty() {
-                    let lines: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
-                    return Err(lines.join("; "));
+                    return Err(report.errors_text("; "));
                 }
             }
             ("rankbase", Some(v)) => {
