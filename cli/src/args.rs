@@ -28,12 +28,13 @@ commands:
   eval-tables [--variant V]
                       print the evaluation's piece values and square tables
   check FILE          parse and build a variant file without using it; report every problem
-  match --engine SPEC --engine SPEC --tc BASE+INC [options]
+  match --engine SPEC --engine SPEC [--tc BASE+INC] [options]
                       play engine-against-engine games with Chimera's rules as referee
                       SPEC: \"cmd=PROGRAM proto=uci|xboard [name=N] [dir=D] [option.X=V]
                              [depth=D] [nodes=N]\" (quote a cmd with arguments: cmd='eng -x')
                       --variant V (chess)  --games N (2)  --concurrency N (1)
-                      --tc BASE+INC in seconds, or inf with depth=/nodes= per engine
+                      --tc BASE+INC in seconds, or inf with depth=/nodes= per engine;
+                      may be left out when every SPEC has its own tc=BASE+INC
                       --openings FILE.epd | --random-plies K  [--seed S]
                       --pgn FILE (appended)  --sprt elo0=0 elo1=5 [alpha=0.05 beta=0.05]
                       --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
