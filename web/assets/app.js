@@ -12,7 +12,6 @@ let pieceInfo = {};
 let flipped = params.get("flip") === "1";
 let picked = [];
 let infos = {};
-let infoPly = -1;
 let clockStamp = 0;
 
 window.chimera = { get state() { return state; }, get infos() { return infos; } };
@@ -58,10 +57,6 @@ function handle(msg) {
       for (const p of msg.pieces) pieceInfo[p.letter.toUpperCase()] = p;
       picked = [];
       clockStamp = performance.now();
-      if (infoPly !== msg.history.length + "/" + msg.fen) {
-        infos = {};
-        infoPly = msg.history.length + "/" + msg.fen;
-      }
       $("error").textContent = "";
       render();
       break;
@@ -70,6 +65,9 @@ function handle(msg) {
       renderAnalysis();
       break;
     case "thinking":
+      // The last search's lines stay up until the next search starts.
+      infos = {};
+      renderAnalysis();
       if (state) state.thinking = msg.purpose;
       renderStatus();
       break;
@@ -364,7 +362,8 @@ function renderGraph() {
 }
 
 function scoreText(score, side) {
-  if (score.mate !== undefined) return `#${score.mate}`;
+  // Mates as White sees them too: #3 White mates, #-3 Black mates.
+  if (score.mate !== undefined) return `#${side === "w" ? score.mate : -score.mate}`;
   // Shown from White's side, in pawns.
   const cp = side === "w" ? score.cp : -score.cp;
   return (cp >= 0 ? "+" : "") + (cp / 100).toFixed(2);
@@ -375,7 +374,7 @@ function renderAnalysis() {
     .sort((a, b) => a - b)
     .map((k) => {
       const i = infos[k];
-      return `${i.multipv}. ${scoreText(i.score, state ? state.side : "w")}  d${i.depth}  ${i.pv.slice(0, 10).join(" ")}`;
+      return `${i.multipv}. ${scoreText(i.score, i.side)}  d${i.depth}  ${i.pv.slice(0, 10).join(" ")}`;
     });
   $("analysis").textContent = lines.join("\n");
 }

@@ -76,6 +76,7 @@ impl SearchReport for Report {
             "seldepth": info.seldepth,
             "score": score,
             "white": white_cp,
+            "side": if self.root.side_to_move() == Color::White { "w" } else { "b" },
             "nodes": info.nodes,
             "nps": info.nps,
             "time": info.time.as_millis() as u64,
