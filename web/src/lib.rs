@@ -100,7 +100,12 @@ pub fn run(args: &[String]) -> i32 {
     // The first line is the URL, for a person and for the tests that start the server.
     println!("http://{addr}/");
     let _ = std::io::stdout().flush();
-    let registry = Arc::new(registry);
+    serve(listener, Arc::new(registry));
+    0
+}
+
+/// Accepts connections for ever, a thread each.
+fn serve(listener: TcpListener, registry: Arc<Registry>) {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
         let registry = registry.clone();
@@ -111,12 +116,153 @@ pub fn run(args: &[String]) -> i32 {
             eprintln!("cannot start a connection thread: {e}");
         }
     }
-    0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+    use std::net::TcpStream;
+    use std::time::{Duration, Instant};
+    use tungstenite::{Message, WebSocket};
+
+    fn start_server() -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || serve(listener, Arc::new(Registry::new())));
+        port
+    }
+
+    fn connect(port: u16) -> WebSocket<TcpStream> {
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let url = format!("ws://127.0.0.1:{port}/ws");
+        tungstenite::client::client(url.as_str(), stream)
+            .expect("the WebSocket handshake")
+            .0
+    }
+
+    fn send(ws: &mut WebSocket<TcpStream>, text: &str) {
+        ws.send(Message::Text(text.to_string())).unwrap();
+    }
+
+    /// Reads messages until one satisfies `want`; returns it.
+    fn until(ws: &mut WebSocket<TcpStream>, what: &str, want: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            assert!(start.elapsed() < Duration::from_secs(20), "no {what}");
+            if let Message::Text(t) = ws.read().expect("the server answers") {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if want(&v) {
+                    return v;
+                }
+            }
+        }
+    }
+
+    fn is(kind: &'static str) -> impl Fn(&Value) -> bool {
+        move |v| v["type"] == kind
+    }
+
+    #[test]
+    fn bad_messages_get_errors_and_the_session_goes_on() {
+        let port = start_server();
+        let mut ws = connect(port);
+        for bad in [
+            "not json",
+            "[1,2]",
+            "{}",
+            r#"{"type":"nope"}"#,
+            r#"{"type":"move"}"#,
+            r#"{"type":"move","move":"e2e5"}"#,
+            r#"{"type":"move","move":7}"#,
+            r#"{"type":"new","variant":"nosuch"}"#,
+            r#"{"type":"new","variant":"chess","fen":"garbage"}"#,
+            r#"{"type":"new","variant":"vanguard","fen":"8/8/8/8/8/8/8/8 w - - 0 1"}"#,
+            r#"{"type":"time","movetime":-5}"#,
+            r#"{"type":"time","movetime":1e99}"#,
+            r#"{"type":"analyse","on":"yes"}"#,
+            r#"{"type":"analyse","on":true,"multipv":0}"#,
+            r#"{"type":"players","white":"robot"}"#,
+            r#"{"type":"undo"}"#,
+            r#"{"type":"loadpgn","pgn":"1. e4 e5 2. Ke3 *"}"#,
+        ] {
+            send(&mut ws, bad);
+            let answer = until(&mut ws, "an answer", |_| true);
+            assert_eq!(answer["type"], "error", "{bad} answered {answer}");
+        }
+        // Still alive: a state on request.
+        send(&mut ws, r#"{"type":"state"}"#);
+        let state = until(&mut ws, "a state", is("state"));
+        assert_eq!(state["variant"], "chess");
+        // A message larger than the limit closes this connection only.
+        let _ = ws.send(Message::Text("x".repeat(2 << 20)));
+        let mut other = connect(port);
+        send(&mut other, r#"{"type":"variants"}"#);
+        let list = until(&mut other, "the variants", is("variants"));
+        assert!(list["list"].as_array().unwrap().len() > 20);
+    }
+
+    #[test]
+    fn a_game_against_the_engine_with_undo_fen_pgn_and_analysis() {
+        let port = start_server();
+        let mut ws = connect(port);
+        let msgs = [
+            json!({"type": "new", "variant": "alice"}),
+            json!({"type": "players", "white": "human", "black": "engine"}),
+            json!({"type": "time", "movetime": 50}),
+            json!({"type": "move", "move": "e2m4"}),
+        ];
+        for m in &msgs {
+            send(&mut ws, &m.to_string());
+        }
+        let reply = until(&mut ws, "the engine's move", is("engine-move"));
+        assert!(reply["move"].is_string());
+        let state = until(&mut ws, "the state after it", |v| {
+            v["type"] == "state" && v["history"].as_array().is_some_and(|h| h.len() == 2)
+        });
+        assert_eq!(state["side"], "w");
+        assert_eq!(state["history"][0], "e2m4");
+        assert!(
+            state["evals"][1].is_i64(),
+            "the engine's score is kept: {}",
+            state["evals"]
+        );
+        // PGN out and back in.
+        send(&mut ws, r#"{"type":"pgn"}"#);
+        let pgn = until(&mut ws, "the PGN", is("pgn"));
+        let text = pgn["pgn"].as_str().unwrap().to_string();
+        assert!(text.contains("[Variant \"alice\"]"), "{text}");
+        // Undo takes back the engine's reply and the person's move.
+        send(&mut ws, r#"{"type":"undo"}"#);
+        let undone = until(&mut ws, "the state after undo", is("state"));
+        assert_eq!(undone["history"].as_array().unwrap().len(), 0);
+        send(
+            &mut ws,
+            &json!({"type": "loadpgn", "pgn": text}).to_string(),
+        );
+        let loaded = until(&mut ws, "the loaded game", is("state"));
+        assert_eq!(loaded["fen"], state["fen"]);
+        // FEN out, and in.
+        send(&mut ws, r#"{"type":"fen"}"#);
+        let fen = until(&mut ws, "the FEN", is("fen"));
+        assert_eq!(fen["fen"], state["fen"]);
+        // Analysis: two lines streamed for the person's position.
+        send(&mut ws, r#"{"type":"players","black":"human"}"#);
+        send(&mut ws, r#"{"type":"analyse","on":true,"multipv":2}"#);
+        let second = until(&mut ws, "a second line", |v| {
+            v["type"] == "info" && v["multipv"] == 2
+        });
+        assert!(second["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
+        send(&mut ws, r#"{"type":"analyse","on":false}"#);
+        // A closed page: the server carries on for the next one.
+        drop(ws);
+        let mut next = connect(port);
+        send(&mut next, r#"{"type":"state"}"#);
+        until(&mut next, "a state", is("state"));
+    }
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
