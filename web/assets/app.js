@@ -97,7 +97,10 @@ function layout() {
   const { files, ranks, boards } = state;
   const maxW = Math.max(480, Math.min(window.innerWidth - 380, 1100));
   const unitsW = files * boards + 0.6 * (boards - 1) + 1;
-  const S = Math.floor(Math.max(24, Math.min(64, maxW / unitsW, 720 / (ranks + 0.5))));
+  // Room for the status line and the hands above and below the board.
+  const handRows = state.hasHand || state.reserve ? 2 : 0;
+  const maxH = Math.max(360, window.innerHeight - 70 - 50 * handRows);
+  const S = Math.floor(Math.max(24, Math.min(64, maxW / unitsW, maxH / (ranks + 0.5))));
   const G = Math.round(S * 0.6);
   const L = 18;
   const width = L + boards * files * S + (boards - 1) * G;
