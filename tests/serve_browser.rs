@@ -145,13 +145,17 @@ struct Browser {
 
 impl Browser {
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"))
+    }
+
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
         let url = format!("/session/{}{path}", self.session);
-        let answer = http(method, self.port, &url, body.as_ref())
-            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"));
+        let answer = http(method, self.port, &url, body.as_ref())?;
         if answer["value"]["error"].is_string() {
-            panic!("WebDriver {method} {path}: {}", answer["value"]);
+            return Err(answer["value"].to_string());
         }
-        answer["value"].clone()
+        Ok(answer["value"].clone())
     }
 
     fn script(&self, code: &str) -> Value {
@@ -166,20 +170,32 @@ impl Browser {
         self.script("return window.chimera ? window.chimera.state : null;")
     }
 
-    /// Clicks the element that `css` selects, found afresh (the page redraws after clicks).
+    /// Clicks the element that `css` selects, found afresh (the page redraws the board on
+    /// every state it is sent, which can make a found element stale before the click).
     fn click(&self, css: &str) {
-        let found = self.call(
-            "POST",
-            "/element",
-            Some(json!({ "using": "css selector", "value": css })),
-        );
-        let id = found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("no element {css}"))
-            .to_string();
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+        let mut last = String::new();
+        for _ in 0..20 {
+            let found = self.try_call(
+                "POST",
+                "/element",
+                Some(json!({ "using": "css selector", "value": css })),
+            );
+            let id = match found {
+                Ok(v) => v.as_object().and_then(|o| o.values().next()).cloned(),
+                Err(e) => {
+                    last = e;
+                    None
+                }
+            };
+            if let Some(Value::String(id)) = id {
+                match self.try_call("POST", &format!("/element/{id}/click"), Some(json!({}))) {
+                    Ok(_) => return,
+                    Err(e) => last = e,
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("cannot click {css}: {last}");
     }
 
     fn wait_for(&self, what: &str, mut ok: impl FnMut(&Value) -> bool) -> Value {
@@ -254,7 +270,9 @@ fn play_game(browser: &Browser, url: &str, variant: &str, turns: &[&[Part]], sho
     let page = format!("{url}?variant={variant}&movetime={MOVETIME_MS}");
     browser.call("POST", "/url", Some(json!({ "url": page })));
     browser.wait_for("the game to be set up", |s| {
-        s["variant"] == variant && s["history"].as_array().is_some_and(|h| h.is_empty())
+        s["variant"] == variant
+            && s["history"].as_array().is_some_and(|h| h.is_empty())
+            && s["tc"]["movetime"] == MOVETIME_MS
     });
     let registry = Registry::new();
     let v = registry.get(variant).unwrap();
