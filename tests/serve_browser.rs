@@ -1,8 +1,8 @@
 //! `chimera serve` played by clicks in a real browser: starts the server (`--port 0`) and
 //! `chromedriver`, drives headless Chromium through the WebDriver HTTP protocol, and in
 //! vanguard, pawnvault, pioneer, alice and aliceguard makes a person's moves by clicking the
-//! page (a castellan gating choice, Pioneer's file choice and the reserve man's entry, a move
-//! across Alice's boards, both parts of an Alice Guard turn), waits for the engine's reply, and
+//! page (a Berserker's two-leg move leg by leg, a castellan gating choice, Pioneer's file choice
+//! and the reserve man's entry, a move across Alice's boards, both parts of an Alice Guard turn), waits for the engine's reply, and
 //! checks the page's FEN against Chimera's own FEN after the same moves. A screenshot of each
 //! game is kept under target/screenshots/.
 //!
@@ -220,6 +220,15 @@ impl Browser {
     }
 }
 
+/// One game of the test: the screenshot's name, the variant, its FEN (or the start), and the
+/// person's turns.
+struct Game {
+    name: &'static str,
+    variant: &'static str,
+    fen: Option<&'static str>,
+    turns: &'static [&'static [Part]],
+}
+
 /// A part of the person's turn: a move's text, or the first plain move the page offers.
 enum Part {
     Text(&'static str),
@@ -266,11 +275,29 @@ fn click_move(browser: &Browser, part: &Part) -> String {
 
 /// Plays `turns` (each a list of parts) as White against the engine, checking the page after
 /// each engine reply against Chimera's own FEN for the same moves.
-fn play_game(browser: &Browser, url: &str, variant: &str, turns: &[&[Part]], shots: &Path) {
-    let page = format!("{url}?variant={variant}&movetime={MOVETIME_MS}");
+fn play_game(browser: &Browser, url: &str, game: &Game, shots: &Path) {
+    let Game {
+        name,
+        variant,
+        fen,
+        turns,
+    } = *game;
+    let mut page = format!("{url}?variant={variant}&movetime={MOVETIME_MS}");
+    if let Some(f) = fen {
+        // The FEN's spaces and slashes as a query value.
+        let escaped: String = f
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        page.push_str(&format!("&fen={escaped}"));
+    }
     browser.call("POST", "/url", Some(json!({ "url": page })));
     browser.wait_for("the game to be set up", |s| {
         s["variant"] == variant
+            && fen.map_or(true, |f| s["fen"] == f)
             && s["history"].as_array().is_some_and(|h| h.is_empty())
             && s["tc"]["movetime"] == MOVETIME_MS
     });
@@ -297,7 +324,10 @@ fn play_game(browser: &Browser, url: &str, variant: &str, turns: &[&[Part]], sho
             texts.join(","),
             "{variant}: the person's turn"
         );
-        let mut pos = Position::startpos(&v);
+        let mut pos = match fen {
+            Some(f) => Position::from_fen(&v, f).unwrap(),
+            None => Position::startpos(&v),
+        };
         for word in &history {
             pos.try_play(word)
                 .unwrap_or_else(|e| panic!("{variant}: {word} in {history:?}: {e}"));
@@ -315,7 +345,7 @@ fn play_game(browser: &Browser, url: &str, variant: &str, turns: &[&[Part]], sho
         );
         println!("{variant}: {} -> {}", history.join(" "), pos.fen());
     }
-    browser.screenshot(&shots.join(format!("{variant}.png")));
+    browser.screenshot(&shots.join(format!("{name}.png")));
 }
 
 fn free_port() -> u16 {
@@ -380,23 +410,48 @@ fn web_board_plays_by_clicks_in_chromium() {
     let browser = Browser { port, session };
 
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-    let games: [(&str, &[&[Part]]); 5] = [
-        ("vanguard", &[&[Part::Text("d3d5")], &[Part::AnyPlain]]),
+    let game = |name, variant, fen, turns| Game {
+        name,
+        variant,
+        fen,
+        turns,
+    };
+    let games = [
+        game(
+            "vanguard",
+            "vanguard",
+            None,
+            &[&[Part::Text("d3d5")], &[Part::AnyPlain]],
+        ),
+        // A Berserker's two-leg move, clicked leg by leg: capture on h9, on to h10.
+        game(
+            "vanguard-legs",
+            "vanguard",
+            Some("k14j/16/16/16/16/16/16/7p8/7Z8/16/16/16/16/16/16/K14J w - - 0 1"),
+            &[&[Part::Text("h8h9,h9h10")]],
+        ),
         // The castellan gated in behind the pawn: the page asks which piece.
-        ("pawnvault", &[&[Part::Text("e2e4t")]]),
+        game("pawnvault", "pawnvault", None, &[&[Part::Text("e2e4t")]]),
         // The reserve man's file, then the move that lets him in.
-        ("pioneer", &[&[Part::Text("M@g")], &[Part::Text("g1f3")]]),
+        game(
+            "pioneer",
+            "pioneer",
+            None,
+            &[&[Part::Text("M@g")], &[Part::Text("g1f3")]],
+        ),
         // From board A's e2 to board B's e4.
-        ("alice", &[&[Part::Text("e2m4")]]),
+        game("alice", "alice", None, &[&[Part::Text("e2m4")]]),
         // A one-part first turn, then a turn of two parts.
-        (
+        game(
             "aliceguard",
+            "aliceguard",
+            None,
             &[&[Part::Text("m2e4")], &[Part::AnyPlain, Part::AnyPlain]],
         ),
     ];
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        for (variant, turns) in games.iter() {
-            play_game(&browser, &url, variant, turns, &shots);
+        for g in &games {
+            play_game(&browser, &url, g, &shots);
         }
     }));
     let _ = http(

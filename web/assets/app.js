@@ -261,10 +261,10 @@ function renderBoard() {
       out += `<text class="coord" x="${x + S / 2}" y="${state.ranks * S + 13}" text-anchor="middle">${fileLetter(b, f)}</text>`;
     }
     for (let r = 0; r < state.ranks; r++) {
-      const [x, y] = xy(b, 0, r);
-      const left = flipped ? x + S * state.files - S : x;
+      // Rank numbers left of the leftmost board only.
+      const [x, y] = xy(b, flipped ? state.files - 1 : 0, r);
       if (b === (flipped ? state.boards - 1 : 0)) {
-        out += `<text class="coord" x="${left - 10}" y="${y + S / 2 + 4}" text-anchor="middle">${r + 1}</text>`;
+        out += `<text class="coord" x="${x - 10}" y="${y + S / 2 + 4}" text-anchor="middle">${r + 1}</text>`;
       }
     }
   }

@@ -273,4 +273,67 @@ mod tests {
             .iter()
             .any(|m| m["path"][0] == "@M"));
     }
+
+    /// Every legal move can be entered by clicks, and no two moves share their clicks and
+    /// choice, in positions along pseudo-random games (a fixed-seed generator, so the games
+    /// are the same every run); multi-leg moves appear with a click per leg.
+    #[test]
+    fn every_move_along_random_games_has_its_own_clicks() {
+        let registry = Registry::new();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut legs_seen = 0;
+        for name in [
+            "vanguard",
+            "pawnvault",
+            "pioneer",
+            "alice",
+            "aliceguard",
+            "seirawan",
+        ] {
+            let v = registry.get(name).unwrap();
+            for _game in 0..4 {
+                let mut pos = Position::startpos(&v);
+                for _ply in 0..60 {
+                    let moves = legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mut keys: Vec<String> = moves
+                        .iter()
+                        .map(|m| format!("{}|{}", m["path"], m["choice"]))
+                        .collect();
+                    keys.sort();
+                    keys.dedup();
+                    assert_eq!(keys.len(), moves.len(), "{name} {}", pos.fen());
+                    for m in &moves {
+                        let text = m["text"].as_str().unwrap();
+                        let path = m["path"].as_array().unwrap();
+                        assert!(!path.is_empty(), "{name}: {text}");
+                        if text.contains(',') && !text.contains('@') {
+                            assert!(path.len() > 2, "{name}: {text} has a click per leg");
+                            legs_seen += 1;
+                        }
+                    }
+                    seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let pick = (seed >> 33) as usize % moves.len();
+                    pos.try_play(moves[pick]["text"].as_str().unwrap())
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                }
+            }
+        }
+        // A Berserker next to an enemy pawn: captures on the way and goes on (`caK`).
+        let v = registry.get("vanguard").unwrap();
+        let fen = "k14j/16/16/16/16/16/16/7p8/7Z8/16/16/16/16/16/16/K14J w - - 0 1";
+        let pos = Position::from_fen(&v, fen).unwrap();
+        for m in legal_moves(&pos) {
+            let text = m["text"].as_str().unwrap();
+            if text.contains(',') {
+                assert!(m["path"].as_array().unwrap().len() > 2, "{text}: {m}");
+                legs_seen += 1;
+            }
+        }
+        assert!(legs_seen > 0, "no multi-leg move met");
+    }
 }
