@@ -73,6 +73,17 @@ pub fn handle(mut stream: TcpStream, registry: &Registry) {
         .header("upgrade")
         .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
     if upgrade && head.path == "/ws" {
+        // Any web page the browser shows may open a WebSocket to 127.0.0.1: only our own
+        // page (same host and port) may drive the engine.
+        if !same_origin(&head) {
+            respond(
+                &mut stream,
+                "403 Forbidden",
+                "text/plain",
+                b"foreign origin",
+            );
+            return;
+        }
         let Some(key) = head.header("sec-websocket-key") else {
             respond(&mut stream, "400 Bad Request", "text/plain", b"no key");
             return;
@@ -112,6 +123,17 @@ pub fn handle(mut stream: TcpStream, registry: &Registry) {
         }
         None => respond(&mut stream, "404 Not Found", "text/plain", b"not found"),
     }
+}
+
+/// True when the request has no `Origin` (not a browser page) or one naming the host the
+/// request was sent to.
+fn same_origin(head: &Head) -> bool {
+    let Some(origin) = head.header("origin") else {
+        return true;
+    };
+    let host = head.header("host").unwrap_or("");
+    let origin_host = origin.split_once("://").map_or(origin, |(_, h)| h);
+    !host.is_empty() && origin_host.trim_end_matches('/').eq_ignore_ascii_case(host)
 }
 
 /// Reads up to the blank line that ends the head, and parses it.
@@ -158,4 +180,37 @@ fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) {
         .write_all(head.as_bytes())
         .and_then(|_| stream.write_all(body))
         .and_then(|_| stream.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(headers: &[(&str, &str)]) -> Head {
+        Head {
+            method: "GET".into(),
+            path: "/ws".into(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn only_our_own_page_may_open_the_socket() {
+        assert!(same_origin(&head(&[("host", "127.0.0.1:8080")])));
+        assert!(same_origin(&head(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8080")
+        ])));
+        assert!(!same_origin(&head(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "https://evil.example")
+        ])));
+        assert!(!same_origin(&head(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:9999")
+        ])));
+    }
 }

@@ -123,6 +123,10 @@ struct Session {
 /// Runs the session until the socket closes.
 pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
     let _ = ws.get_mut().set_read_timeout(Some(POLL));
+    // A page that stops reading (a frozen tab) must not hold the session for ever.
+    let _ = ws
+        .get_mut()
+        .set_write_timeout(Some(Duration::from_secs(10)));
     let (tx, events) = channel();
     let (out, capture) = Output::capture();
     let (progress_tx, progress) = channel();
