@@ -1,6 +1,6 @@
 // Chimera web board: the piece drawings. The orthodox six are simple silhouettes; any other
 // built-in piece is a token whose emblem draws its plain moves (lines for slides, dots for
-// leaps) around its letter; a piece from a loaded variant file is drawn as its letter.
+// leaps) around its letter; a custom piece from a loaded variant file is drawn as its letter.
 "use strict";
 
 const ORTHODOX_BETZA = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight" };
@@ -10,8 +10,10 @@ const ORTHODOX_NAMES = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 // a move-pattern token, or its letter.
 function pieceKind(info) {
   if (!info) return { shape: "letter" };
-  if (!info.builtin) return { shape: "letter" };
   if (ORTHODOX_NAMES.includes(info.name)) return { shape: info.name };
+  // A custom piece of a loaded file has no drawing of its own; Fairy-Stockfish's named
+  // pieces (archbishop, ...) are built-in types wherever they are used.
+  if (!info.builtin && /^customPiece/.test(info.name)) return { shape: "letter" };
   const b = info.betza;
   if (ORTHODOX_BETZA[b]) return { shape: ORTHODOX_BETZA[b], guard: true };
   if (/^fmW.*fcF/.test(b)) return { shape: "pawn", guard: b !== "fmWfcFifmnD" ? false : true };
