@@ -205,6 +205,64 @@ mod tests {
         assert!(list["list"].as_array().unwrap().len() > 20);
     }
 
+    /// Messages put together at random from the protocol's words and odd values (a fixed
+    /// seed): whatever they ask, the session answers the next plain request.
+    #[test]
+    fn random_messages_leave_the_session_answering() {
+        let port = start_server();
+        let mut ws = connect(port);
+        let types = [
+            "variants", "new", "state", "move", "undo", "players", "time", "go", "stop", "analyse",
+            "fen", "pgn", "loadpgn", "", "MOVE",
+        ];
+        let keys = [
+            "variant", "fen", "move", "white", "black", "movetime", "base", "inc", "on", "multipv",
+            "pgn",
+        ];
+        let values = [
+            json!(null),
+            json!(true),
+            json!(-1),
+            json!(0),
+            json!(50),
+            json!(1e300),
+            json!("engine"),
+            json!("human"),
+            json!("alice"),
+            json!("aliceguard"),
+            json!("e2m4"),
+            json!("M@g"),
+            json!("h8h9,h9h10"),
+            json!("8/8/8/8/8/8/8/8 w - - 0 1"),
+            json!("k14j/16/16/16/16/16/16/7p8/7Z8/16/16/16/16/16/16/K14J w - - 0 1"),
+            json!("\u{0}\u{ffff}"),
+            json!([1, [2, {"a": 3}]]),
+            json!({"type": "move"}),
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..300 {
+            let mut m = serde_json::Map::new();
+            m.insert("type".into(), json!(types[next(types.len())]));
+            for _ in 0..next(4) {
+                m.insert(
+                    keys[next(keys.len())].into(),
+                    values[next(values.len())].clone(),
+                );
+            }
+            send(&mut ws, &Value::Object(m).to_string());
+        }
+        send(&mut ws, r#"{"type":"stop"}"#);
+        send(&mut ws, r#"{"type":"fen"}"#);
+        let fen = until(&mut ws, "the FEN after the storm", is("fen"));
+        assert!(fen["fen"].is_string());
+    }
+
     #[test]
     fn a_game_against_the_engine_with_undo_fen_pgn_and_analysis() {
         let port = start_server();
