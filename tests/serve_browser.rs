@@ -297,7 +297,7 @@ fn play_game(browser: &Browser, url: &str, game: &Game, shots: &Path) {
     browser.call("POST", "/url", Some(json!({ "url": page })));
     browser.wait_for("the game to be set up", |s| {
         s["variant"] == variant
-            && fen.map_or(true, |f| s["fen"] == f)
+            && fen.iter().all(|f| s["fen"] == *f)
             && s["history"].as_array().is_some_and(|h| h.is_empty())
             && s["tc"]["movetime"] == MOVETIME_MS
     });
