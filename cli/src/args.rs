@@ -40,6 +40,9 @@ commands:
                       --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
+  serve [--host H] [--port P] [--variants FILE]
+                      the web board for every variant: play, watch, analyse in a browser;
+                      listens on 127.0.0.1:8080 (--port 0: any free port); prints the URL first
   help                this text
 
 common options:

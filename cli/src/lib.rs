@@ -47,6 +47,7 @@ pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         Some("match") => return chimera_matchplay::run(&args[1..]),
         Some("pgn-check") => return chimera_matchplay::check_pgn(&args[1..]),
+        Some("serve") => return chimera_web::run(&args[1..]),
         _ => {}
     }
     let (command, common) = match parse_args(args) {

@@ -1,0 +1,467 @@
+//! `chimera serve` played by clicks in a real browser: starts the server (`--port 0`) and
+//! `chromedriver`, drives headless Chromium through the WebDriver HTTP protocol, and in
+//! vanguard, pawnvault, pioneer, alice and aliceguard makes a person's moves by clicking the
+//! page (a Berserker's two-leg move leg by leg, a castellan gating choice, Pioneer's file choice
+//! and the reserve man's entry, a move across Alice's boards, both parts of an Alice Guard turn), waits for the engine's reply, and
+//! checks the page's FEN against Chimera's own FEN after the same moves. A screenshot of each
+//! game is kept under target/screenshots/.
+//!
+//! Without Chromium and chromedriver (Debian `chromium`, `chromium-driver`) the test says SKIP
+//! loudly and passes; `.ci/run` installs them.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use chimera_engine::{Position, Registry};
+use serde_json::{json, Value};
+
+/// The engine's time per move: short, the test is about the page.
+const MOVETIME_MS: u64 = 100;
+/// The longest wait for the page or the engine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A child process killed when the test ends, however it ends.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    for name in names {
+        for dir in path.split(':').chain(["/usr/bin", "/usr/lib/chromium"]) {
+            let p = Path::new(dir).join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// One HTTP/1.1 request with a JSON body; the JSON answer.
+fn http(method: &str, port: u16, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+    // Read the head, then exactly the body it announces: chromedriver may keep the
+    // connection open whatever the request says.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    let body_at = loop {
+        if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("connection closed before the head ended".into());
+        }
+        raw.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&raw[..body_at]).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let body = &raw[body_at..];
+        let complete = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if complete {
+            break;
+        }
+        let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
+    let mut payload = raw[body_at..].to_vec();
+    if chunked {
+        payload = unchunk(&payload);
+    }
+    serde_json::from_slice(&payload)
+        .map_err(|e| format!("{e}: {}", String::from_utf8_lossy(&payload)))
+}
+
+fn unchunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(eol) = data.windows(2).position(|w| w == b"\r\n") {
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..eol]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = eol + 2;
+        out.extend_from_slice(&data[start..(start + size).min(data.len())]);
+        data = &data[(start + size + 2).min(data.len())..];
+    }
+    out
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// A WebDriver session.
+struct Browser {
+    port: u16,
+    session: String,
+}
+
+impl Browser {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|e| panic!("WebDriver {method} {path}: {e}"))
+    }
+
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, String> {
+        let url = format!("/session/{}{path}", self.session);
+        let answer = http(method, self.port, &url, body.as_ref())?;
+        if answer["value"]["error"].is_string() {
+            return Err(answer["value"].to_string());
+        }
+        Ok(answer["value"].clone())
+    }
+
+    fn script(&self, code: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": code, "args": [] })),
+        )
+    }
+
+    fn state(&self) -> Value {
+        self.script("return window.chimera ? window.chimera.state : null;")
+    }
+
+    /// Clicks the element that `css` selects, found afresh (the page redraws the board on
+    /// every state it is sent, which can make a found element stale before the click).
+    fn click(&self, css: &str) {
+        let mut last = String::new();
+        for _ in 0..20 {
+            let found = self.try_call(
+                "POST",
+                "/element",
+                Some(json!({ "using": "css selector", "value": css })),
+            );
+            let id = match found {
+                Ok(v) => v.as_object().and_then(|o| o.values().next()).cloned(),
+                Err(e) => {
+                    last = e;
+                    None
+                }
+            };
+            if let Some(Value::String(id)) = id {
+                match self.try_call("POST", &format!("/element/{id}/click"), Some(json!({}))) {
+                    Ok(_) => return,
+                    Err(e) => last = e,
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("cannot click {css}: {last}");
+    }
+
+    fn wait_for(&self, what: &str, mut ok: impl FnMut(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let s = self.state();
+            if !s.is_null() && ok(&s) {
+                return s;
+            }
+            if start.elapsed() > PATIENCE {
+                panic!("timed out waiting for {what}; state: {s}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn screenshot(&self, file: &Path) {
+        let png = self.call("GET", "/screenshot", None);
+        let bytes = base64_decode(png.as_str().expect("a screenshot"));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, bytes).expect("screenshot written");
+    }
+}
+
+/// One game of the test: the screenshot's name, the variant, its FEN (or the start), and the
+/// person's turns.
+struct Game {
+    name: &'static str,
+    variant: &'static str,
+    fen: Option<&'static str>,
+    turns: &'static [&'static [Part]],
+}
+
+/// A part of the person's turn: a move's text, or the first plain move the page offers.
+enum Part {
+    Text(&'static str),
+    AnyPlain,
+}
+
+/// Makes one move by clicks: each click of the move's path (a square, a hand or reserve man,
+/// a pass), then the piece choice if the page asks for one.
+fn click_move(browser: &Browser, part: &Part) -> String {
+    let state = browser.state();
+    let moves = state["moves"].as_array().expect("legal moves").clone();
+    let mv = match part {
+        Part::Text(t) => moves
+            .iter()
+            .find(|m| m["text"] == *t)
+            .unwrap_or_else(|| panic!("{t} is not among the page's legal moves"))
+            .clone(),
+        Part::AnyPlain => moves
+            .iter()
+            .find(|m| m["choice"].is_null() && m["path"].as_array().unwrap().len() == 2)
+            .expect("a plain move")
+            .clone(),
+    };
+    let fen_before = state["fen"].clone();
+    for token in mv["path"].as_array().unwrap() {
+        let t = token.as_str().unwrap();
+        if t == "pass" {
+            browser.click("#pass");
+        } else if t.starts_with('@') {
+            browser.click(&format!(".token[data-token=\"{t}\"]"));
+        } else {
+            browser.click(&format!("#board [data-square=\"{t}\"]"));
+        }
+    }
+    // A move that shares its clicks with others (promotion, gating) asks for the piece.
+    let same_clicks = moves.iter().filter(|m| m["path"] == mv["path"]).count();
+    if same_clicks > 1 {
+        let choice = mv["choice"].as_str().unwrap_or("");
+        browser.click(&format!("#choice [data-choice=\"{choice}\"]"));
+    }
+    browser.wait_for("the move to be played", |s| s["fen"] != fen_before);
+    mv["text"].as_str().unwrap().to_string()
+}
+
+/// Plays `turns` (each a list of parts) as White against the engine, checking the page after
+/// each engine reply against Chimera's own FEN for the same moves.
+fn play_game(browser: &Browser, url: &str, game: &Game, shots: &Path) {
+    let Game {
+        name,
+        variant,
+        fen,
+        turns,
+    } = *game;
+    let mut page = format!("{url}?variant={variant}&movetime={MOVETIME_MS}");
+    if let Some(f) = fen {
+        // The FEN's spaces and slashes as a query value.
+        let escaped: String = f
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        page.push_str(&format!("&fen={escaped}"));
+    }
+    browser.call("POST", "/url", Some(json!({ "url": page })));
+    browser.wait_for("the game to be set up", |s| {
+        s["variant"] == variant
+            && fen.iter().all(|f| s["fen"] == *f)
+            && s["history"].as_array().is_some_and(|h| h.is_empty())
+            && s["tc"]["movetime"] == MOVETIME_MS
+    });
+    let registry = Registry::new();
+    let v = registry.get(variant).unwrap();
+    for (n, parts) in turns.iter().enumerate() {
+        let mut texts = Vec::new();
+        for part in parts.iter() {
+            texts.push(click_move(browser, part));
+        }
+        let expected = 2 * (n + 1);
+        let state = browser.wait_for("the engine's reply", |s| {
+            s["history"].as_array().unwrap().len() >= expected && s["side"] == "w"
+        });
+        let history: Vec<String> = state["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(history.len(), expected, "{variant}: {history:?}");
+        assert_eq!(
+            history[2 * n],
+            texts.join(","),
+            "{variant}: the person's turn"
+        );
+        let mut pos = match fen {
+            Some(f) => Position::from_fen(&v, f).unwrap(),
+            None => Position::startpos(&v),
+        };
+        for word in &history {
+            pos.try_play(word)
+                .unwrap_or_else(|e| panic!("{variant}: {word} in {history:?}: {e}"));
+        }
+        assert_eq!(
+            state["fen"].as_str().unwrap(),
+            pos.fen(),
+            "{variant}: the page's FEN after {history:?}"
+        );
+        let body_fen = browser.script("return document.body.dataset.fen;");
+        assert_eq!(
+            body_fen.as_str(),
+            Some(pos.fen().as_str()),
+            "{variant}: shown FEN"
+        );
+        println!("{variant}: {} -> {}", history.join(" "), pos.fen());
+    }
+    browser.screenshot(&shots.join(format!("{name}.png")));
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+#[test]
+fn web_board_plays_by_clicks_in_chromium() {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let driver = find_program(&["chromedriver"]);
+    let (Some(chromium), Some(driver)) = (chromium, driver) else {
+        eprintln!(
+            "\n*** SKIP serve_browser: chromium and chromedriver are not installed \
+             (Debian: apt-get install chromium chromium-driver); the web board is NOT tested ***\n"
+        );
+        return;
+    };
+    let mut server = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("chimera serve starts");
+    let out = server.stdout.take().unwrap();
+    let _server = Reaped(server);
+    let mut first = String::new();
+    BufReader::new(out).read_line(&mut first).unwrap();
+    let url = first.trim().to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "first line: {url}");
+
+    let port = free_port();
+    let _driver = Reaped(
+        Command::new(&driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let start = Instant::now();
+    while http("GET", port, "/status", None).is_err() {
+        assert!(start.elapsed() < PATIENCE, "chromedriver does not answer");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let profile = std::env::temp_dir().join(format!("chimera-chromium-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let caps = json!({ "capabilities": { "alwaysMatch": { "goog:chromeOptions": {
+        "binary": chromium.to_string_lossy(),
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 format!("--user-data-dir={}", profile.display()), "--window-size=1400,1000"]
+    }}}});
+    let answer = http("POST", port, "/session", Some(&caps)).expect("a WebDriver session");
+    let session = answer["value"]["sessionId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no session: {answer}"))
+        .to_string();
+    let browser = Browser { port, session };
+
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    let game = |name, variant, fen, turns| Game {
+        name,
+        variant,
+        fen,
+        turns,
+    };
+    let games = [
+        game(
+            "vanguard",
+            "vanguard",
+            None,
+            &[&[Part::Text("d3d5")], &[Part::AnyPlain]],
+        ),
+        // A Berserker's two-leg move, clicked leg by leg: capture on h9, on to h10.
+        game(
+            "vanguard-legs",
+            "vanguard",
+            Some("k14j/16/16/16/16/16/16/7p8/7Z8/16/16/16/16/16/16/K14J w - - 0 1"),
+            &[&[Part::Text("h8h9,h9h10")]],
+        ),
+        // The castellan gated in behind the pawn: the page asks which piece.
+        game("pawnvault", "pawnvault", None, &[&[Part::Text("e2e4t")]]),
+        // The reserve man's file, then the move that lets him in.
+        game(
+            "pioneer",
+            "pioneer",
+            None,
+            &[&[Part::Text("M@g")], &[Part::Text("g1f3")]],
+        ),
+        // From board A's e2 to board B's e4.
+        game("alice", "alice", None, &[&[Part::Text("e2m4")]]),
+        // A one-part first turn, then a turn of two parts.
+        game(
+            "aliceguard",
+            "aliceguard",
+            None,
+            &[&[Part::Text("m2e4")], &[Part::AnyPlain, Part::AnyPlain]],
+        ),
+    ];
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for g in &games {
+            play_game(&browser, &url, g, &shots);
+        }
+    }));
+    let _ = http(
+        "DELETE",
+        port,
+        &format!("/session/{}", browser.session),
+        None,
+    );
+    let _ = std::fs::remove_dir_all(&profile);
+    if let Err(panic) = run {
+        std::panic::resume_unwind(panic);
+    }
+}

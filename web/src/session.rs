@@ -1,0 +1,659 @@
+//! One game per WebSocket connection: the page sends JSON messages (`{"type": ...}`), the
+//! session answers with the state of the game, search progress, errors, FEN and PGN. The game
+//! is Chimera's own: its registry, position, rules and searcher (driven through the protocol
+//! crate's [`EngineState`], which runs the search on a worker thread). Every message is
+//! checked; a bad one gets `{"type":"error"}` and the session carries on. When the socket
+//! closes, the running search is stopped and everything is dropped.
+
+use std::net::TcpStream;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
+use chimera_engine::{Color, Move, Position, Registry};
+use chimera_protocol::state::{panic_text, EngineState, Event, Output};
+use serde_json::{json, Value};
+use tungstenite::{Message, WebSocket};
+
+use crate::view;
+
+/// How long a read waits before the session looks at its search again.
+const POLL: Duration = Duration::from_millis(20);
+/// The most lines a multi-line analysis may ask for.
+const MAX_MULTIPV: u64 = 16;
+/// The longest time per move accepted, in ms (an hour).
+const MAX_MOVETIME: u64 = 3_600_000;
+
+/// How the engine's moves are timed.
+#[derive(Clone, Copy, Debug)]
+enum TimeControl {
+    /// A fixed time per move, in ms.
+    PerMove(u64),
+    /// A clock: base and increment in ms; both sides' clocks run.
+    Clock { base: u64, inc: u64 },
+}
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The engine's move for the side to move.
+    Move,
+    /// Open-ended analysis of the position.
+    Analysis,
+}
+
+/// A search line's progress, sent from the search thread to the session.
+struct Progress {
+    /// The ply of the searched position (its place in the eval graph).
+    ply: usize,
+    /// The score from White's point of view, in centipawns (mates as large values).
+    white_cp: i32,
+    /// The message for the page.
+    message: Value,
+}
+
+/// Passes each iteration on as a [`Progress`].
+struct Report {
+    root: Position,
+    tx: Sender<Progress>,
+}
+
+impl SearchReport for Report {
+    fn iteration(&mut self, info: &IterationInfo) {
+        let (score, cp) = match info.score {
+            Score::Cp(c) => (json!({ "cp": c }), c),
+            Score::Mate(m) => (json!({ "mate": m }), if m > 0 { 100_000 } else { -100_000 }),
+        };
+        let white_cp = if self.root.side_to_move() == Color::White {
+            cp
+        } else {
+            -cp
+        };
+        let message = json!({
+            "type": "info",
+            "depth": info.depth,
+            "seldepth": info.seldepth,
+            "score": score,
+            "white": white_cp,
+            "side": if self.root.side_to_move() == Color::White { "w" } else { "b" },
+            "nodes": info.nodes,
+            "nps": info.nps,
+            "time": info.time.as_millis() as u64,
+            "multipv": info.multipv,
+            "pv": view::turn_words(&self.root, &info.pv),
+        });
+        let _ = self.tx.send(Progress {
+            ply: self.root.game_ply(),
+            white_cp,
+            message,
+        });
+    }
+}
+
+/// One connection's game.
+struct Session {
+    state: EngineState,
+    events: Receiver<Event>,
+    progress_tx: Sender<Progress>,
+    progress: Receiver<Progress>,
+    capture: chimera_protocol::state::Capture,
+    /// Which sides the engine plays (White, Black).
+    engine: [bool; 2],
+    tc: TimeControl,
+    /// Each side's clock in ms (with a clock time control).
+    clocks: [i64; 2],
+    /// When the side to move's clock started.
+    turn_started: Instant,
+    /// Analysis is wanted while a person is to move.
+    analysing: bool,
+    multipv: u32,
+    /// The running search's purpose.
+    purpose: Option<Purpose>,
+    /// The position changed while a search ran: start what is due once it is back.
+    restart: bool,
+    /// White's score per ply of the game, from the deepest search of that position.
+    evals: Vec<Option<i32>>,
+    /// The result by a flag fall (the rules decide every other end).
+    flagged: Option<String>,
+    /// Messages waiting to be sent.
+    outbox: Vec<Value>,
+}
+
+/// Runs the session until the socket closes.
+pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
+    let _ = ws.get_mut().set_read_timeout(Some(POLL));
+    // A page that stops reading (a frozen tab) must not hold the session for ever.
+    let _ = ws
+        .get_mut()
+        .set_write_timeout(Some(Duration::from_secs(10)));
+    let (tx, events) = channel();
+    let (out, capture) = Output::capture();
+    let (progress_tx, progress) = channel();
+    let mut s = Session {
+        state: EngineState::new(registry, out, tx),
+        events,
+        progress_tx,
+        progress,
+        capture,
+        engine: [false, true],
+        tc: TimeControl::PerMove(1000),
+        clocks: [0, 0],
+        turn_started: Instant::now(),
+        analysing: false,
+        multipv: 1,
+        purpose: None,
+        restart: false,
+        evals: vec![None],
+        flagged: None,
+        outbox: Vec::new(),
+    };
+    s.state.error_line = |t| t.to_string();
+    loop {
+        match ws.read() {
+            Ok(Message::Text(text)) => {
+                // A fault in the engine must not take the server down: the page hears of it.
+                let handled = catch_unwind(AssertUnwindSafe(|| s.message(&text)));
+                if let Err(panic) = handled {
+                    s.error(&format!("internal error: {}", panic_text(&panic)));
+                }
+            }
+            Ok(Message::Binary(_)) => s.error("binary messages are not understood"),
+            Ok(Message::Close(_)) => break,
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(tungstenite::Error::Capacity(e)) => s.error(&format!("message too large: {e}")),
+            Err(_) => break,
+        }
+        s.poll();
+        let mut failed = false;
+        for m in s.outbox.drain(..) {
+            if ws.send(Message::Text(m.to_string())).is_err() {
+                failed = true;
+                break;
+            }
+        }
+        if failed || matches!(ws.flush(), Err(e) if !is_would_block(&e)) {
+            break;
+        }
+    }
+    // The page is gone: its search stops and its thread ends by itself.
+    s.state.stop_search();
+}
+
+fn is_would_block(e: &tungstenite::Error) -> bool {
+    matches!(e, tungstenite::Error::Io(io) if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
+}
+
+/// A string field of a message.
+fn text_field<'a>(msg: &'a Value, key: &str) -> Result<&'a str, String> {
+    msg.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("'{key}' (a string) is missing"))
+}
+
+/// A whole-number field of a message, if present, within `lo..=hi`.
+fn number_field(msg: &Value, key: &str, lo: u64, hi: u64) -> Result<Option<u64>, String> {
+    match msg.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+            _ => Err(format!("'{key}' must be a whole number in {lo}..{hi}")),
+        },
+    }
+}
+
+impl Session {
+    fn error(&mut self, text: &str) {
+        self.outbox
+            .push(json!({ "type": "error", "message": text }));
+    }
+
+    /// Handles one message from the page.
+    fn message(&mut self, text: &str) {
+        let msg: Value = match serde_json::from_str(text) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(_) => return self.error("a message is a JSON object"),
+            Err(e) => return self.error(&format!("not JSON: {e}")),
+        };
+        let kind = msg.get("type").and_then(Value::as_str).unwrap_or("");
+        let done = match kind {
+            "variants" => {
+                self.variants();
+                Ok(())
+            }
+            "new" => self.new_game(&msg),
+            "state" => {
+                self.send_state();
+                Ok(())
+            }
+            "move" => self.play(&msg),
+            "undo" => self.undo(),
+            "players" => self.players(&msg),
+            "time" => self.time(&msg),
+            "go" => self.go(),
+            "stop" => {
+                self.engine = [false, false];
+                self.state.stop_search();
+                self.send_state();
+                Ok(())
+            }
+            "analyse" => self.analyse(&msg),
+            "fen" => self.fen(&msg),
+            "pgn" => {
+                self.pgn();
+                Ok(())
+            }
+            "loadpgn" => self.load_pgn(&msg),
+            "" => Err("'type' is missing".to_string()),
+            other => Err(format!("unknown message type '{other}'")),
+        };
+        if let Err(e) = done {
+            self.error(&e);
+        }
+    }
+
+    fn variants(&mut self) {
+        let r = &self.state.registry;
+        let list: Vec<Value> = r
+            .names()
+            .iter()
+            .filter_map(|n| r.get(n))
+            .map(|v| {
+                let g = v.geometry();
+                json!({ "name": v.name(), "files": g.files, "ranks": g.ranks, "boards": g.boards })
+            })
+            .collect();
+        self.outbox
+            .push(json!({ "type": "variants", "list": list }));
+    }
+
+    /// `{"type":"new","variant":V,"fen":F?}`: a new game (the variant stays when not named).
+    fn new_game(&mut self, msg: &Value) -> Result<(), String> {
+        let name = match msg.get("variant") {
+            None | Some(Value::Null) => self.state.variant.name().to_string(),
+            Some(_) => text_field(msg, "variant")?.to_string(),
+        };
+        let fen = match msg.get("fen") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(text_field(msg, "fen")?.trim().to_string()).filter(|f| !f.is_empty()),
+        };
+        let variant = self
+            .state
+            .registry
+            .get(&name)
+            .ok_or_else(|| format!("unknown variant '{name}'"))?;
+        let pos = match &fen {
+            Some(f) => Position::from_fen(&variant, f).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Position::startpos(&variant),
+        };
+        self.state.set_variant(&name)?;
+        self.state.position = pos;
+        self.state.new_game();
+        self.restart_game();
+        Ok(())
+    }
+
+    /// After a new position: fresh clocks and graph, then the state and what is due.
+    fn restart_game(&mut self) {
+        if let TimeControl::Clock { base, .. } = self.tc {
+            self.clocks = [base as i64; 2];
+        }
+        self.flagged = None;
+        self.evals = vec![None; self.state.position.game_ply() + 1];
+        self.turn_started = Instant::now();
+        self.changed();
+    }
+
+    /// `{"type":"move","move":TEXT}`: the person's move (a whole turn `a,b` or one part).
+    fn play(&mut self, msg: &Value) -> Result<(), String> {
+        let text = text_field(msg, "move")?;
+        if text.len() > 64 {
+            return Err("move text too long".into());
+        }
+        if self.game_over() {
+            return Err("the game is over".into());
+        }
+        if self.purpose == Some(Purpose::Move) {
+            return Err("the engine is thinking".into());
+        }
+        let before = self.state.position.side_to_move();
+        self.state.play(text).map_err(|e| e.to_string())?;
+        self.moved(before);
+        Ok(())
+    }
+
+    /// Book-keeping after moves by `mover`: the clock, the graph, then the state.
+    fn moved(&mut self, mover: Color) {
+        let pos = &self.state.position;
+        if pos.side_to_move() != mover {
+            if let TimeControl::Clock { inc, .. } = self.tc {
+                let used = self.turn_started.elapsed().as_millis() as i64;
+                let c = &mut self.clocks[mover.index()];
+                *c -= used;
+                if *c < 0 && self.flagged.is_none() {
+                    let r = if mover == Color::White { "0-1" } else { "1-0" };
+                    self.flagged = Some(format!("{r} (time forfeit)"));
+                }
+                *c += inc as i64;
+            }
+            self.turn_started = Instant::now();
+        }
+        let ply = pos.game_ply();
+        self.evals.resize(ply + 1, None);
+        self.changed();
+    }
+
+    /// `{"type":"undo"}`: takes back the last turn (and the engine's reply before it, so that
+    /// the person is to move again).
+    fn undo(&mut self) -> Result<(), String> {
+        if self.state.position.game_ply() == 0 {
+            return Err("nothing to take back".into());
+        }
+        self.engine_off_if_thinking();
+        let take_turn = |pos: &mut Position| {
+            // Parts of an unfinished turn, then one whole turn.
+            let side = pos.side_to_move();
+            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
+                pos.unmake_move();
+            }
+            if pos.game_ply() == 0 {
+                return;
+            }
+            pos.unmake_move();
+            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
+                pos.unmake_move();
+            }
+            let _ = side;
+        };
+        take_turn(&mut self.state.position);
+        let to_move = self.state.position.side_to_move();
+        if self.engine[to_move.index()]
+            && !self.engine[to_move.opposite().index()]
+            && self.state.position.game_ply() > 0
+        {
+            take_turn(&mut self.state.position);
+        }
+        self.flagged = None;
+        let ply = self.state.position.game_ply();
+        self.evals.truncate(ply + 1);
+        self.turn_started = Instant::now();
+        self.changed();
+        Ok(())
+    }
+
+    /// A running engine move is abandoned (its result will be dropped).
+    fn engine_off_if_thinking(&mut self) {
+        if self.purpose.is_some() {
+            self.state.stop_search();
+            self.restart = true;
+        }
+    }
+
+    /// `{"type":"players","white":"human"|"engine","black":...}`; both engine = watch.
+    fn players(&mut self, msg: &Value) -> Result<(), String> {
+        let mut engine = self.engine;
+        for (i, key) in ["white", "black"].iter().enumerate() {
+            match msg.get(*key).and_then(Value::as_str) {
+                None => {}
+                Some("human") => engine[i] = false,
+                Some("engine") => engine[i] = true,
+                Some(other) => return Err(format!("'{key}': '{other}' is not human or engine")),
+            }
+        }
+        self.engine = engine;
+        self.changed();
+        Ok(())
+    }
+
+    /// `{"type":"time","movetime":MS}` or `{"type":"time","base":MS,"inc":MS}`.
+    fn time(&mut self, msg: &Value) -> Result<(), String> {
+        if let Some(ms) = number_field(msg, "movetime", 10, MAX_MOVETIME)? {
+            self.tc = TimeControl::PerMove(ms);
+        } else if let Some(base) = number_field(msg, "base", 1000, 10 * MAX_MOVETIME)? {
+            let inc = number_field(msg, "inc", 0, MAX_MOVETIME)?.unwrap_or(0);
+            self.tc = TimeControl::Clock { base, inc };
+            self.clocks = [base as i64; 2];
+            self.turn_started = Instant::now();
+        } else {
+            return Err("give 'movetime', or 'base' (and 'inc'), in ms".into());
+        }
+        self.send_state();
+        Ok(())
+    }
+
+    /// `{"type":"go"}`: the engine takes over the side to move now.
+    fn go(&mut self) -> Result<(), String> {
+        if self.game_over() {
+            return Err("the game is over".into());
+        }
+        let side = self.state.position.side_to_move();
+        self.engine[side.index()] = true;
+        self.changed();
+        Ok(())
+    }
+
+    /// `{"type":"analyse","on":BOOL,"multipv":N?}`.
+    fn analyse(&mut self, msg: &Value) -> Result<(), String> {
+        let on = msg
+            .get("on")
+            .and_then(Value::as_bool)
+            .ok_or("'on' (true or false) is missing")?;
+        if let Some(n) = number_field(msg, "multipv", 1, MAX_MULTIPV)? {
+            self.multipv = n as u32;
+        }
+        self.analysing = on;
+        if self.purpose == Some(Purpose::Analysis) {
+            self.state.stop_search();
+            self.restart = true;
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// `{"type":"fen"}` answers the FEN; with `"fen":F` it sets the position up.
+    fn fen(&mut self, msg: &Value) -> Result<(), String> {
+        if msg.get("fen").is_some() {
+            return self.new_game(msg);
+        }
+        let fen = self.state.position.fen();
+        self.outbox.push(json!({ "type": "fen", "fen": fen }));
+        Ok(())
+    }
+
+    fn start_position(&self) -> Position {
+        let mut start = self.state.position.clone();
+        while start.game_ply() > 0 {
+            start.unmake_move();
+        }
+        start
+    }
+
+    fn pgn(&mut self) {
+        let start = self.start_position();
+        let moves: Vec<Move> = self.state.position.moves_played().collect();
+        let name = |engine: bool| if engine { "Chimera" } else { "Player" };
+        let result = self.result();
+        let text = crate::pgn::write(
+            &start,
+            &moves,
+            [name(self.engine[0]), name(self.engine[1])],
+            result.as_deref(),
+        );
+        self.outbox.push(json!({ "type": "pgn", "pgn": text }));
+    }
+
+    /// `{"type":"loadpgn","pgn":TEXT}`: the game of a PGN text, replayed through the rules.
+    fn load_pgn(&mut self, msg: &Value) -> Result<(), String> {
+        let text = text_field(msg, "pgn")?;
+        let (_, end) = crate::pgn::read(&self.state.registry, text)?;
+        let name = end.variant().name().to_string();
+        self.state.set_variant(&name)?;
+        self.state.position = end;
+        self.state.new_game();
+        self.restart_game();
+        Ok(())
+    }
+
+    fn result(&self) -> Option<String> {
+        self.flagged
+            .clone()
+            .or_else(|| view::result(&self.state.position))
+    }
+
+    fn game_over(&self) -> bool {
+        self.result().is_some()
+    }
+
+    /// The position or the settings changed: stop an analysis of the old position, send the
+    /// new state, start what is due.
+    fn changed(&mut self) {
+        if self.purpose == Some(Purpose::Analysis) {
+            self.state.stop_search();
+            self.restart = true;
+        }
+        self.send_state();
+        self.start_due();
+    }
+
+    /// Starts the engine's move or the analysis if one is due and nothing runs.
+    fn start_due(&mut self) {
+        if self.purpose.is_some() || self.game_over() {
+            return;
+        }
+        let pos = &self.state.position;
+        let side = pos.side_to_move();
+        let (purpose, limits) = if self.engine[side.index()] {
+            let mut limits = Limits::default();
+            match self.tc {
+                TimeControl::PerMove(ms) => limits.movetime = Some(ms),
+                TimeControl::Clock { inc, .. } => {
+                    let spent = self.turn_started.elapsed().as_millis() as i64;
+                    let mine = (self.clocks[side.index()] - spent).max(1) as u64;
+                    let theirs = self.clocks[side.opposite().index()].max(1) as u64;
+                    let (w, b) = if side == Color::White {
+                        (mine, theirs)
+                    } else {
+                        (theirs, mine)
+                    };
+                    limits.wtime = Some(w);
+                    limits.btime = Some(b);
+                    limits.winc = Some(inc);
+                    limits.binc = Some(inc);
+                }
+            }
+            limits.multipv = 1;
+            (Purpose::Move, limits)
+        } else if self.analysing {
+            let limits = Limits {
+                infinite: true,
+                multipv: self.multipv,
+                ..Limits::default()
+            };
+            (Purpose::Analysis, limits)
+        } else {
+            return;
+        };
+        let report = Box::new(Report {
+            root: pos.clone(),
+            tx: self.progress_tx.clone(),
+        });
+        let open_ended = purpose == Purpose::Analysis;
+        match self.state.start_search(limits, open_ended, report) {
+            Ok(()) => {
+                self.purpose = Some(purpose);
+                self.outbox
+                    .push(json!({ "type": "thinking", "purpose": format!("{purpose:?}") }));
+            }
+            Err(e) => self.error(&format!("cannot search: {e}")),
+        }
+    }
+
+    /// Forwards search progress, takes finished searches back, and passes on error lines.
+    fn poll(&mut self) {
+        while let Ok(p) = self.progress.try_recv() {
+            if p.message["multipv"] == 1 {
+                if let Some(slot) = self.evals.get_mut(p.ply) {
+                    *slot = Some(p.white_cp);
+                }
+            }
+            self.outbox.push(p.message);
+        }
+        while let Ok(event) = self.events.try_recv() {
+            if let Event::Done(f) = event {
+                self.finished(*f);
+            }
+        }
+        for line in self.capture.take() {
+            self.error(&line);
+        }
+    }
+
+    fn finished(&mut self, f: chimera_protocol::state::Finished) {
+        let Some((_, result, root)) = self.state.finish(f) else {
+            return;
+        };
+        let purpose = self.purpose.take();
+        let restart = std::mem::take(&mut self.restart);
+        let current = root.same_state(&self.state.position)
+            && root.game_ply() == self.state.position.game_ply();
+        let side = root.side_to_move();
+        if purpose == Some(Purpose::Move) && current && !restart && self.engine[side.index()] {
+            for &mv in &result.turn {
+                self.state.position.make_move(mv);
+            }
+            let text = view::turn_words(&root, &result.turn).join(" ");
+            self.outbox
+                .push(json!({ "type": "engine-move", "move": text }));
+            self.moved(side);
+            return;
+        }
+        self.send_state();
+        self.start_due();
+    }
+
+    fn send_state(&mut self) {
+        let pos = &self.state.position;
+        let mut state = view::board(pos);
+        let start = self.start_position();
+        let moves: Vec<Move> = pos.moves_played().collect();
+        let last = moves.last().map(|&mv| {
+            let mut before = pos.clone();
+            before.unmake_move();
+            view::path_of(&before, mv)
+        });
+        let (tc, clocks) = match self.tc {
+            TimeControl::PerMove(ms) => (json!({ "movetime": ms }), Value::Null),
+            TimeControl::Clock { base, inc } => {
+                let mut c = self.clocks;
+                let side = pos.side_to_move().index();
+                if !self.game_over() {
+                    c[side] -= self.turn_started.elapsed().as_millis() as i64;
+                }
+                (json!({ "base": base, "inc": inc }), json!(c))
+            }
+        };
+        let extra = json!({
+            "type": "state",
+            "result": self.result(),
+            "history": view::turn_words(&start, &moves),
+            "startFen": start.fen(),
+            "lastMove": last,
+            "pieces": view::pieces(&self.state.registry, self.state.variant.name()),
+            "engine": { "white": self.engine[0], "black": self.engine[1] },
+            "analysing": self.analysing,
+            "multipv": self.multipv,
+            "tc": tc,
+            "clocks": clocks,
+            "evals": self.evals,
+        });
+        if let (Value::Object(a), Value::Object(b)) = (&mut state, extra) {
+            a.extend(b);
+        }
+        self.outbox.push(state);
+    }
+}
