@@ -38,6 +38,10 @@ commands:
                       --openings FILE.epd | --random-plies K  [--seed S]
                       --pgn FILE (appended)  --sprt elo0=0 elo1=5 [alpha=0.05 beta=0.05]
                       --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
+  datagen --out FILE [--variant V] [--nodes N] [--games G] [--threads T]
+          [--random-plies K] [--seed S] [--max-plies P] [--net NET] [--hash MB]
+                      self-play for training data: N nodes a move (5000), G games (100),
+                      T threads (1), K random opening plies (8); appended to FILE
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
   help                this text

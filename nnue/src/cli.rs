@@ -1,0 +1,127 @@
+//! `chimera datagen` and `chimera train`: their options, parsed and run (the rest of the
+//! command line lives in chimera-cli, which hands these two over).
+
+use std::sync::Arc;
+
+use chimera_engine::registry::Registry;
+use chimera_engine::search::Evaluator;
+use chimera_engine::VariantRef;
+use chimera_eval::VariantEval;
+
+use crate::datagen::{self, DatagenConfig};
+
+/// Options as `--name value` pairs, with a clear error for anything else.
+struct Options {
+    pairs: Vec<(String, String)>,
+}
+
+impl Options {
+    fn parse(args: &[String], known: &[&str]) -> Result<Options, String> {
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let name = args[i].as_str();
+            if !known.contains(&name) {
+                return Err(format!("unknown option or argument '{name}'"));
+            }
+            let value = args
+                .get(i + 1)
+                .ok_or_else(|| format!("{name} needs a value"))?;
+            pairs.push((name.to_string(), value.clone()));
+            i += 2;
+        }
+        Ok(Options { pairs })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn all(&self, name: &str) -> Vec<String> {
+        self.pairs
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("bad {name} '{v}'")),
+        }
+    }
+}
+
+/// The registry with the `--variants` files loaded, and the variant asked for.
+fn variant_of(opts: &Options) -> Result<VariantRef, String> {
+    let mut registry = Registry::new();
+    for file in opts.all("--variants") {
+        let report = registry.load_file(&file);
+        if report.loaded.is_empty() && !report.errors.is_empty() {
+            let texts: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+            return Err(texts.join("; "));
+        }
+    }
+    let name = opts.get("--variant").unwrap_or("chess");
+    registry
+        .get(name)
+        .ok_or_else(|| format!("unknown variant '{name}' (see 'chimera variants')"))
+}
+
+/// Runs `chimera datagen`; returns the exit code.
+pub fn datagen_main(args: &[String]) -> i32 {
+    match datagen_run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: datagen: {e} (see 'chimera help')");
+            1
+        }
+    }
+}
+
+fn datagen_run(args: &[String]) -> Result<(), String> {
+    let opts = Options::parse(
+        args,
+        &[
+            "--out",
+            "--variant",
+            "--variants",
+            "--nodes",
+            "--games",
+            "--threads",
+            "--random-plies",
+            "--seed",
+            "--max-plies",
+            "--net",
+            "--hash",
+        ],
+    )?;
+    let out = opts.get("--out").ok_or("--out FILE is needed")?.to_string();
+    let variant = variant_of(&opts)?;
+    let eval: Arc<dyn Evaluator + Send + Sync> = match opts.get("--net") {
+        Some(path) => return Err(format!("--net {path}: nets are not read yet")),
+        None => Arc::new(VariantEval::new(&variant)),
+    };
+    let cfg = DatagenConfig {
+        eval,
+        nodes: opts.number("--nodes", 5000u64)?.max(1),
+        games: opts.number("--games", 100u64)?,
+        threads: opts.number("--threads", 1usize)?.clamp(1, 256),
+        random_plies: opts.number("--random-plies", 8usize)?,
+        seed: opts.number("--seed", 1u64)?,
+        max_plies: opts.number("--max-plies", 400usize)?.max(1),
+        hash_mb: opts.number("--hash", 16usize)?.clamp(1, 4096),
+        variant,
+    };
+    let s = datagen::run(&cfg, &out, true)?;
+    eprintln!(
+        "chimera: datagen: {} games, {} positions added to {out} ({} games there before)",
+        s.games, s.positions, s.games_before
+    );
+    Ok(())
+}
