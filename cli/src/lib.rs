@@ -1,7 +1,7 @@
 //! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera eval-tables`
 //! (`rules`), the search tools `chimera bench`, `chimera analyze` and `chimera epd`, `chimera
 //! help`, `chimera match` and `chimera pgn-check` (handed to `chimera-matchplay`), `chimera
-//! datagen` (handed to `chimera-nnue`), and the GUI
+//! datagen` and `chimera train` (handed to `chimera-nnue`), and the GUI
 //! protocols (`chimera` alone, `chimera uci`, `chimera xboard`, handed to `chimera-protocol`).
 //! Arguments are parsed into a typed command first (`args`), then run; every error is a
 //! message on standard error and a non-zero exit code, never a panic.
@@ -49,6 +49,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("match") => return chimera_matchplay::run(&args[1..]),
         Some("pgn-check") => return chimera_matchplay::check_pgn(&args[1..]),
         Some("datagen") => return chimera_nnue::cli::datagen_main(&args[1..]),
+        Some("train") => return chimera_nnue::cli::train_main(&args[1..]),
         _ => {}
     }
     let (command, common) = match parse_args(args) {

@@ -8,7 +8,11 @@ use chimera_engine::search::Evaluator;
 use chimera_engine::VariantRef;
 use chimera_eval::VariantEval;
 
+use std::time::Instant;
+
 use crate::datagen::{self, DatagenConfig};
+use crate::features::Layout;
+use crate::train::{train, Dataset, TrainConfig};
 
 /// Options as `--name value` pairs, with a clear error for anything else.
 struct Options {
@@ -57,8 +61,8 @@ impl Options {
     }
 }
 
-/// The registry with the `--variants` files loaded, and the variant asked for.
-fn variant_of(opts: &Options) -> Result<VariantRef, String> {
+/// The registry with the `--variants` files loaded, and the variant asked for (or `default`).
+fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
     let mut registry = Registry::new();
     for file in opts.all("--variants") {
         let report = registry.load_file(&file);
@@ -67,7 +71,7 @@ fn variant_of(opts: &Options) -> Result<VariantRef, String> {
             return Err(texts.join("; "));
         }
     }
-    let name = opts.get("--variant").unwrap_or("chess");
+    let name = opts.get("--variant").unwrap_or(default);
     registry
         .get(name)
         .ok_or_else(|| format!("unknown variant '{name}' (see 'chimera variants')"))
@@ -102,7 +106,7 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
         ],
     )?;
     let out = opts.get("--out").ok_or("--out FILE is needed")?.to_string();
-    let variant = variant_of(&opts)?;
+    let variant = variant_of(&opts, "chess")?;
     let eval: Arc<dyn Evaluator + Send + Sync> = match opts.get("--net") {
         Some(path) => return Err(format!("--net {path}: nets are not read yet")),
         None => Arc::new(VariantEval::new(&variant)),
@@ -123,5 +127,100 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
         "chimera: datagen: {} games, {} positions added to {out} ({} games there before)",
         s.games, s.positions, s.games_before
     );
+    Ok(())
+}
+
+/// Runs `chimera train`; returns the exit code.
+pub fn train_main(args: &[String]) -> i32 {
+    match train_run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: train: {e} (see 'chimera help')");
+            1
+        }
+    }
+}
+
+fn train_run(args: &[String]) -> Result<(), String> {
+    let opts = Options::parse(
+        args,
+        &[
+            "--data",
+            "--out",
+            "--variant",
+            "--variants",
+            "--hidden",
+            "--epochs",
+            "--lr",
+            "--batch",
+            "--lambda",
+            "--seed",
+            "--threads",
+        ],
+    )?;
+    let files = opts.all("--data");
+    let first = files.first().ok_or("--data FILE is needed")?;
+    let out = opts.get("--out").ok_or("--out NET is needed")?.to_string();
+    let named = crate::data::variant_of_file(first)?;
+    let variant = variant_of(&opts, &named)?;
+    let layout = Layout::of(&variant);
+    let defaults = TrainConfig::default();
+    let cfg = TrainConfig {
+        hidden: opts
+            .number("--hidden", layout.default_hidden())?
+            .clamp(16, 4096),
+        epochs: opts.number("--epochs", defaults.epochs)?,
+        lr: opts.number("--lr", defaults.lr)?,
+        batch: opts.number("--batch", defaults.batch)?.max(1),
+        lambda: opts.number("--lambda", defaults.lambda)?.clamp(0.0, 1.0),
+        seed: opts.number("--seed", defaults.seed)?,
+        validation: defaults.validation,
+    };
+    if !(cfg.lr > 0.0 && cfg.lr < 1.0) {
+        return Err(format!("bad --lr {} (between 0 and 1)", cfg.lr));
+    }
+    let threads: usize = opts.number("--threads", 0)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut positions = Vec::new();
+    for f in &files {
+        let (mut p, skipped) = crate::data::read_file(f, &variant)?;
+        if skipped > 0 {
+            eprintln!(
+                "chimera: train: {f}: {skipped} lines left out (not positions of {})",
+                variant.name()
+            );
+        }
+        positions.append(&mut p);
+    }
+    let data = Dataset::encode(&layout, &positions);
+    drop(positions);
+    eprintln!(
+        "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} epochs",
+        data.len(),
+        variant.name(),
+        start.elapsed().as_secs_f64(),
+        layout.num_features(),
+        cfg.hidden,
+        cfg.epochs
+    );
+    let name = variant.name().to_string();
+    pool.install(|| {
+        train(&layout, &data, &cfg, |r, net| {
+            let val = r
+                .validation_loss
+                .map_or(String::new(), |v| format!(", validation {v:.6}"));
+            eprintln!(
+                "epoch {}/{}: loss {:.6}{val}, {:.0} positions/s",
+                r.epoch, cfg.epochs, r.train_loss, r.positions_per_second
+            );
+            // Each epoch's net is a checkpoint: an interrupted run keeps the last one.
+            net.quantise(&name, &layout).save(&out)
+        })
+    })?;
+    eprintln!("chimera: train: net written to {out}");
     Ok(())
 }

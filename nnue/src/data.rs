@@ -47,6 +47,24 @@ pub fn header(variant: &VariantRef) -> String {
     )
 }
 
+/// The variant named in the header of the data file at `path`.
+pub fn variant_of_file(path: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut first = String::new();
+    BufReader::new(file)
+        .take(4096)
+        .read_line(&mut first)
+        .map_err(|e| format!("{path}: {e}"))?;
+    first
+        .strip_prefix(HEADER)
+        .and_then(|rest| {
+            rest.split_whitespace()
+                .find_map(|w| w.strip_prefix("variant="))
+        })
+        .map(str::to_string)
+        .ok_or_else(|| format!("{path}: not a Chimera data file"))
+}
+
 /// Checks a header line against `variant`.
 fn check_header(line: &str, variant: &VariantRef) -> Result<(), String> {
     let rest = line

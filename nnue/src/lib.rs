@@ -10,3 +10,5 @@ pub mod data;
 pub mod datagen;
 pub mod features;
 pub mod netfile;
+pub mod network;
+pub mod train;
