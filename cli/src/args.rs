@@ -56,6 +56,9 @@ common options:
   --variants FILE     load extra variant definitions (INI, Fairy-Stockfish variants.ini style)
   --diagram LINE      load an Interactive Diagram parameter line as the variant 'diagram'
                       (used unless --variant names another)
+  --net FILE          evaluate with the net in FILE (from 'chimera train') in the variant it
+                      was made for (uci, xboard, analyze, epd, bench; in 'match', give it
+                      to an engine as option.EvalFile=FILE or cmd='chimera --net FILE')
 ";
 
 /// A parsed command line.
@@ -103,6 +106,8 @@ pub(crate) struct Common {
     pub(crate) diagram: Option<String>,
     /// Notes on options taken otherwise than given, printed before the command runs.
     pub(crate) warnings: Vec<String>,
+    /// A net file (`--net`) to evaluate with, for the variant it was made for.
+    pub(crate) net: Option<String>,
 }
 
 /// A whole number of at least 1, or an error naming the option.
@@ -139,6 +144,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         match a {
             "--variants" => common.variant_files.push(value(a)?),
             "--diagram" => common.diagram = Some(value(a)?),
+            "--net" => common.net = Some(value(a)?),
             "--variant" => {
                 variant = value(a)?;
                 variant_given = true;
@@ -335,6 +341,10 @@ mod tests {
         let (c, common) = parse_args(&args("bench --threads 3")).unwrap();
         assert!(matches!(c, Command::Bench { threads: 3, .. }), "{c:?}");
         assert!(common.warnings.is_empty());
+        assert_eq!(common.net, None);
+        let (_, common) = parse_args(&args("analyze --depth 3 --net my.nnue")).unwrap();
+        assert_eq!(common.net.as_deref(), Some("my.nnue"));
+        assert!(parse_args(&args("bench --net")).is_err());
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
     let out = opts.get("--out").ok_or("--out FILE is needed")?.to_string();
     let variant = variant_of(&opts, "chess")?;
     let eval: Arc<dyn Evaluator + Send + Sync> = match opts.get("--net") {
-        Some(path) => return Err(format!("--net {path}: nets are not read yet")),
+        Some(path) => Arc::new(crate::eval::NetEval::load(path, &variant)?),
         None => Arc::new(VariantEval::new(&variant)),
     };
     let cfg = DatagenConfig {

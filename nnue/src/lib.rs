@@ -5,9 +5,11 @@
 //! make/unmake's journal (`accumulator`) behind the search's `Evaluator` trait (`eval`). The
 //! command lines `chimera datagen` and `chimera train` are parsed and run in `cli`.
 
+pub mod accumulator;
 pub mod cli;
 pub mod data;
 pub mod datagen;
+pub mod eval;
 pub mod features;
 pub mod netfile;
 pub mod network;

@@ -219,7 +219,9 @@ impl QuantNet {
 
     /// Writes the net to `path` (through a temporary file, so that a reader never sees half).
     pub fn save(&self, path: &str) -> Result<(), String> {
-        let tmp = format!("{path}.tmp");
+        static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = format!("{path}.{}-{n}.tmp", std::process::id());
         std::fs::write(&tmp, self.to_bytes())
             .and_then(|_| std::fs::rename(&tmp, path))
             .map_err(|e| format!("cannot write {path}: {e}"))
@@ -278,7 +280,9 @@ impl QuantNet {
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let sum = dot_clipped(us, &w[..h], self.qa) + dot_clipped(them, &w[h..], self.qa);
         let out = (sum + self.b2[bucket] as i64) * self.scale as i64;
-        (out / (self.qa as i64 * self.qb as i64)) as i32
+        // Rounded to nearest, so that the integer net has no bias toward zero.
+        let q = self.qa as i64 * self.qb as i64;
+        (out + q / 2).div_euclid(q) as i32
     }
 }
 

@@ -25,7 +25,8 @@ fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
         variant: v.clone(),
         nodes: 400,
         games,
-        threads: 2,
+        // One thread: the games come in the same order every run, so does the training.
+        threads: 1,
         random_plies: 8,
         seed: 3,
         max_plies: 120,
@@ -67,18 +68,23 @@ fn a_tiny_net_learns_and_quantises_faithfully() {
     let q = net.quantise("chess", &layout);
     let q = QuantNet::from_bytes(&q.to_bytes()).unwrap();
     q.check_layout("chess", &layout).unwrap();
-    let mut worst = 0.0f32;
+    // Rounding the first layer to 1/255 moves each hidden sum by a few thousandths, the
+    // output weights to 1/256 by less: a few centipawns on average, never far.
+    let (mut worst, mut total) = (0.0f32, 0.0f32);
     for i in 0..d.len() {
         let (us, them, bucket) = d.position(i);
         let f = net.evaluate(us, them, bucket);
         let n = q.evaluate_features(us, them, bucket) as f32;
-        worst = worst.max((f - n).abs() - 0.02 * f.abs());
+        worst = worst.max((f - n).abs());
+        total += (f - n).abs();
         assert!(
-            (f - n).abs() <= 6.0 + 0.02 * f.abs(),
+            (f - n).abs() <= 15.0 + 0.03 * f.abs(),
             "position {i}: float {f}, quantised {n}"
         );
     }
-    eprintln!("worst quantisation error beyond 2%: {worst:.2} cp");
+    let mean = total / d.len() as f32;
+    eprintln!("quantisation error: mean {mean:.2} cp, worst {worst:.2} cp");
+    assert!(mean < 5.0, "mean quantisation error {mean} cp");
     // A net is refused for another variant's layout.
     let capa = Layout::of(&builtin("capablanca").unwrap());
     assert!(q.check_layout("capablanca", &capa).is_err());
