@@ -185,19 +185,22 @@ fn train_run(args: &[String]) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut positions = Vec::new();
+    let mut data = Dataset::default();
+    let mut full = false;
     for f in &files {
-        let (mut p, skipped) = crate::data::read_file(f, &variant)?;
+        let skipped = crate::data::for_each_position(f, &variant, |pos, s| {
+            full |= !data.push(&layout, pos, s);
+        })?;
         if skipped > 0 {
             eprintln!(
                 "chimera: train: {f}: {skipped} lines left out (not positions of {})",
                 variant.name()
             );
         }
-        positions.append(&mut p);
     }
-    let data = Dataset::encode(&layout, &positions);
-    drop(positions);
+    if full {
+        eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
+    }
     eprintln!(
         "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} epochs",
         data.len(),

@@ -183,6 +183,18 @@ pub fn read_file(
     path: &str,
     variant: &VariantRef,
 ) -> Result<(Vec<(Position, Sample)>, usize), String> {
+    let mut out = Vec::new();
+    let skipped = for_each_position(path, variant, |pos, s| out.push((pos.clone(), s.clone())))?;
+    Ok((out, skipped))
+}
+
+/// Like [`read_file`], but hands each position to `each` as it is read (a large file need
+/// not be held as positions); returns the count of lines left out.
+pub fn for_each_position(
+    path: &str,
+    variant: &VariantRef,
+    mut each: impl FnMut(&Position, &Sample),
+) -> Result<usize, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut lines = BufReader::new(file).lines();
     let first = lines
@@ -190,7 +202,6 @@ pub fn read_file(
         .ok_or_else(|| format!("{path}: empty file"))?
         .map_err(|e| format!("{path}: {e}"))?;
     check_header(&first, variant).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = Vec::new();
     let mut skipped = 0;
     for line in lines {
         let Ok(line) = line else {
@@ -201,9 +212,9 @@ pub fn read_file(
             continue;
         }
         match parse_line(&line).and_then(|s| Some((Position::from_fen(variant, &s.fen).ok()?, s))) {
-            Some(p) => out.push(p),
+            Some((pos, s)) => each(&pos, &s),
             None => skipped += 1,
         }
     }
-    Ok((out, skipped))
+    Ok(skipped)
 }

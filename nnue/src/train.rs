@@ -33,7 +33,9 @@ struct Row {
     result: f32,
 }
 
-/// Positions encoded as feature rows.
+/// Positions encoded as feature rows (about 4 bytes per active feature, both views, plus 20
+/// per position: some 280 bytes a chess position). Feature offsets are u32: up to about 4e9
+/// features, some 60 million chess positions.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
     features: Vec<u32>,
@@ -49,22 +51,34 @@ impl Dataset {
     pub fn encode(layout: &Layout, positions: &[(Position, Sample)]) -> Dataset {
         let mut d = Dataset::default();
         for (pos, s) in positions {
-            let start = d.features.len();
-            let us = pos.side_to_move();
-            layout.features(pos, us, &mut d.features);
-            let n_us = d.features.len() - start;
-            layout.features(pos, us.opposite(), &mut d.features);
-            let n_them = d.features.len() - start - n_us;
-            d.rows.push(Row {
-                start: start as u32,
-                us: n_us as u16,
-                them: n_them as u16,
-                bucket: layout.bucket(pos) as u8,
-                score: sigmoid(s.score as f32 / SCALE as f32),
-                result: s.result,
-            });
+            if !d.push(layout, pos, s) {
+                break;
+            }
         }
         d
+    }
+
+    /// Adds one position, encoded for `layout`; `false` (and nothing added) when the
+    /// dataset is full (feature offsets are u32).
+    pub fn push(&mut self, layout: &Layout, pos: &Position, s: &Sample) -> bool {
+        let start = self.features.len();
+        if start > u32::MAX as usize - 4 * layout.num_features().min(1 << 16) {
+            return false;
+        }
+        let us = pos.side_to_move();
+        layout.features(pos, us, &mut self.features);
+        let n_us = self.features.len() - start;
+        layout.features(pos, us.opposite(), &mut self.features);
+        let n_them = self.features.len() - start - n_us;
+        self.rows.push(Row {
+            start: start as u32,
+            us: n_us as u16,
+            them: n_them as u16,
+            bucket: layout.bucket(pos) as u8,
+            score: sigmoid(s.score as f32 / SCALE as f32),
+            result: s.result,
+        });
+        true
     }
 
     /// The number of positions.
