@@ -41,7 +41,7 @@ commands:
   datagen --out FILE [--variant V] [--nodes N] [--games G] [--threads T]
           [--random-plies K] [--seed S] [--max-plies P] [--net NET] [--hash MB]
                       self-play for training data: N nodes a move (5000), G games (100),
-                      T threads (1), K random opening plies (8); appended to FILE
+                      T threads (all cores), K random opening plies (8); appended to FILE
   train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--batch B]
         [--lambda L] [--seed S] [--threads T] [--variant V]
                       train a net on FILE's positions (--data may be repeated): H hidden

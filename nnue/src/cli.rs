@@ -77,6 +77,11 @@ fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
         .ok_or_else(|| format!("unknown variant '{name}' (see 'chimera variants')"))
 }
 
+/// The number of cores, the default thread count of `datagen`.
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Runs `chimera datagen`; returns the exit code.
 pub fn datagen_main(args: &[String]) -> i32 {
     match datagen_run(args) {
@@ -115,7 +120,7 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
         eval,
         nodes: opts.number("--nodes", 5000u64)?.max(1),
         games: opts.number("--games", 100u64)?,
-        threads: opts.number("--threads", 1usize)?.clamp(1, 256),
+        threads: opts.number("--threads", all_cores())?.clamp(1, 256),
         random_plies: opts.number("--random-plies", 8usize)?,
         seed: opts.number("--seed", 1u64)?,
         max_plies: opts.number("--max-plies", 400usize)?.max(1),

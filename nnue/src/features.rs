@@ -67,16 +67,19 @@ impl Layout {
             "{}x{}x{} hands {} reserve {:?} buckets {} types",
             layout.files, layout.ranks, layout.boards, layout.hand_slots, layout.reserve, buckets
         );
+        // A piece's moves are part of what its features mean: a chess net must not load for
+        // a variant whose men look the same but move otherwise (Nightrider, Hoppel-Poppel).
         for p in variant.pieces() {
-            desc.push(' ');
-            desc.push(p.letter);
+            desc.push_str(&format!(" {}={}", p.letter, p.betza));
         }
         layout.hash = fnv(desc.as_bytes(), 0xcbf2_9ce4_8422_2325);
         layout
     }
 
-    /// A hash of everything the layout depends on (board sizes, piece letters, hands,
-    /// reserves, buckets): a net or data file made for another layout is refused.
+    /// A hash of everything the layout depends on (board sizes, piece letters and moves,
+    /// hands, reserves, buckets): a net or data file made for another layout is refused.
+    /// Variants that differ only in other rules (castling, game ends) share it, and so may
+    /// share data and nets.
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -239,5 +242,10 @@ mod tests {
             }
         }
         assert!(hashes.len() > 5);
+        let hash = |n: &str| Layout::of(&builtin(n).unwrap()).hash();
+        // Same men, other castling rules: one layout; same letters, other moves: another.
+        assert_eq!(hash("chess"), hash("nocastle"));
+        assert_ne!(hash("chess"), hash("nightrider"));
+        assert_ne!(hash("chess"), hash("berolina"));
     }
 }
