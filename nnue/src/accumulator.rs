@@ -30,6 +30,16 @@ struct Entry {
     hands: [[u8; MAX_PIECE_TYPES]; 2],
 }
 
+impl Entry {
+    fn new(hidden: usize) -> Entry {
+        Entry {
+            mark: None,
+            acc: vec![0; 2 * hidden],
+            hands: [[0; MAX_PIECE_TYPES]; 2],
+        }
+    }
+}
+
 /// How the sums were found (for tests and tuning).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -66,11 +76,7 @@ impl Accumulators {
     pub fn update(&mut self, net: &QuantNet, layout: &Layout, pos: &Position) -> &[i16] {
         let ply = pos.game_ply();
         while self.entries.len() <= ply {
-            self.entries.push(Entry {
-                mark: None,
-                acc: vec![0; 2 * self.hidden],
-                hands: [[0; MAX_PIECE_TYPES]; 2],
-            });
+            self.entries.push(Entry::new(self.hidden));
         }
         let here = pos.journal_mark(ply);
         if self.entries[ply].mark == Some(here) {
@@ -125,24 +131,9 @@ impl Accumulators {
 /// The sums of `pos` (White's perspective, then Black's) computed from scratch.
 pub fn full(net: &QuantNet, layout: &Layout, pos: &Position) -> Vec<i16> {
     let mut a = Accumulators::new(net.hidden);
-    a.refresh_entry_at_zero(net, layout, pos)
-}
-
-impl Accumulators {
-    fn refresh_entry_at_zero(
-        &mut self,
-        net: &QuantNet,
-        layout: &Layout,
-        pos: &Position,
-    ) -> Vec<i16> {
-        self.entries.push(Entry {
-            mark: None,
-            acc: vec![0; 2 * self.hidden],
-            hands: [[0; MAX_PIECE_TYPES]; 2],
-        });
-        self.refresh_entry(net, layout, pos, 0);
-        std::mem::take(&mut self.entries[0].acc)
-    }
+    a.entries.push(Entry::new(net.hidden));
+    a.refresh_entry(net, layout, pos, 0);
+    std::mem::take(&mut a.entries[0].acc)
 }
 
 /// Replays the journal of `pos` from index `journal` onto `e`.
