@@ -57,6 +57,8 @@ pub struct Accumulators {
     hidden: usize,
     entries: Vec<Entry>,
     features: Vec<u32>,
+    /// A move's edits, to undo them.
+    edits: Vec<Edit>,
     /// How the sums were found so far.
     pub stats: Stats,
 }
@@ -68,6 +70,7 @@ impl Accumulators {
             hidden,
             entries: Vec::new(),
             features: Vec::with_capacity(256),
+            edits: Vec::with_capacity(MAX_REPLAY),
             stats: Stats::default(),
         }
     }
@@ -106,6 +109,25 @@ impl Accumulators {
             None => {
                 self.stats.refreshes += 1;
                 self.refresh_entry(net, layout, pos, ply);
+                // The parent's sums, from these by undoing the last move: its other children
+                // (the search's next moves there) then replay one move rather than refresh.
+                // The search does not evaluate every node (the root, in-check nodes, parts of
+                // a turn), so without this each child of such a node would refresh.
+                if ply > 0 {
+                    let parent = pos.journal_mark(ply - 1);
+                    if here.0 - parent.0 <= MAX_REPLAY {
+                        self.edits.clear();
+                        pos.edits_since(parent.0, |e| self.edits.push(e));
+                        let (before, after) = self.entries.split_at_mut(ply);
+                        let (dst, src) = (&mut before[ply - 1], &after[0]);
+                        dst.acc.copy_from_slice(&src.acc);
+                        dst.hands = src.hands;
+                        for &e in self.edits.iter().rev() {
+                            apply_edit(net, layout, dst, undo(e));
+                        }
+                        dst.mark = Some(parent);
+                    }
+                }
             }
         }
         self.entries[ply].mark = Some(here);
@@ -136,12 +158,28 @@ pub fn full(net: &QuantNet, layout: &Layout, pos: &Position) -> Vec<i16> {
     std::mem::take(&mut a.entries[0].acc)
 }
 
+/// The edit that undoes `e`.
+fn undo(e: Edit) -> Edit {
+    match e {
+        Edit::Removed(sq, p) => Edit::Added(sq, p),
+        Edit::Added(sq, p) => Edit::Removed(sq, p),
+        Edit::HandAdd(c, id) => Edit::HandSub(c, id),
+        Edit::HandSub(c, id) => Edit::HandAdd(c, id),
+    }
+}
+
 /// Replays the journal of `pos` from index `journal` onto `e`.
 fn replay(net: &QuantNet, layout: &Layout, pos: &Position, journal: usize, e: &mut Entry) {
+    pos.edits_since(journal, |edit| apply_edit(net, layout, e, edit));
+}
+
+/// Applies one edit to the sums of `e`: a column added or subtracted per view.
+#[inline]
+fn apply_edit(net: &QuantNet, layout: &Layout, e: &mut Entry, edit: Edit) {
     let h = net.hidden;
     let (white, black) = e.acc.split_at_mut(h);
     let hands = &mut e.hands;
-    pos.edits_since(journal, |edit| match edit {
+    match edit {
         Edit::Removed(sq, p) => {
             apply_column::<false>(
                 white,
@@ -184,5 +222,5 @@ fn replay(net: &QuantNet, layout: &Layout, pos: &Position, journal: usize, e: &m
                 apply_column::<false>(black, net.column(f));
             }
         }
-    });
+    }
 }

@@ -2,7 +2,8 @@
 //! scratch, at every position of random walks (moves made and taken back, evaluations skipped
 //! so that several moves are replayed at once) in every built-in variant: gating, drops, reserve
 //! entry, board transfers and turns in parts, multi-leg captures and succession included. The
-//! net's evaluation through the search's `Evaluator` trait equals the one from scratch too.
+//! net's evaluation through the search's `Evaluator` trait equals the one from scratch too,
+//! at every evaluation of real searches, where nearly all are replays.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -151,4 +152,71 @@ fn a_net_for_another_variant_is_refused() {
     assert!(NetEval::new(net.clone(), &chess).is_ok());
     let err = NetEval::new(net, &capa).unwrap_err();
     assert!(err.contains("chess") && err.contains("capablanca"), "{err}");
+}
+
+/// An evaluator that checks, at every evaluation a search makes, the net's incremental
+/// evaluation against one from scratch.
+struct Checked(
+    NetEval,
+    std::sync::Mutex<Option<chimera_nnue::accumulator::Stats>>,
+);
+
+impl Evaluator for Checked {
+    fn new_cache(&self) -> chimera_engine::search::EvalCache {
+        self.0.new_cache()
+    }
+
+    fn evaluate_with(
+        &self,
+        pos: &Position,
+        cache: &mut chimera_engine::search::EvalCache,
+    ) -> chimera_engine::search::Value {
+        let v = self.0.evaluate_with(pos, cache);
+        assert_eq!(v, self.0.evaluate(pos), "{}", pos.fen());
+        *self.1.lock().unwrap() = stats_of(cache);
+        v
+    }
+
+    fn piece_value(&self, id: chimera_engine::PieceId) -> chimera_engine::search::Value {
+        self.0.piece_value(id)
+    }
+}
+
+#[test]
+fn searches_with_a_net_evaluate_incrementally_as_from_scratch() {
+    use chimera_engine::search::{Limits, Searcher, Silent};
+    for name in builtin_names() {
+        let v = builtin(&name).unwrap();
+        let layout = Layout::of(&v);
+        let net = Arc::new(random_net(&name, &layout, 16, 5));
+        let eval = Checked(NetEval::new(net, &v).unwrap(), Default::default());
+        let mut searcher = Searcher::new(1, 1);
+        let mut pos = Position::startpos(&v);
+        let limits = Limits {
+            nodes: Some(1500),
+            ..Limits::default()
+        };
+        // A few moves of a game, each found by a search (null moves, captures, the whole
+        // search's make/unmake order), so that later searches start deeper in the game.
+        for _ in 0..6 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let r = searcher.search(&pos, &limits, &eval, &mut Silent);
+            let Some(best) = r.best else { break };
+            let turn = if r.turn.is_empty() {
+                vec![best]
+            } else {
+                r.turn
+            };
+            for mv in turn {
+                pos.make_move(mv);
+            }
+        }
+        // In a search nearly every evaluation replays a move or two (1,500 nodes a search:
+        // the root's children refresh once for their parent, which is not evaluated).
+        let stats = eval.1.lock().unwrap().unwrap();
+        eprintln!("{name}: {stats:?}");
+        assert!(stats.updates > 10 * stats.refreshes, "{name}: {stats:?}");
+    }
 }
