@@ -181,6 +181,9 @@ fn train_run(args: &[String]) -> Result<(), String> {
         seed: opts.number("--seed", defaults.seed)?,
         validation: defaults.validation,
     };
+    if cfg.epochs == 0 {
+        return Err("bad --epochs 0 (at least 1)".into());
+    }
     if !(cfg.lr > 0.0 && cfg.lr < 1.0) {
         return Err(format!("bad --lr {} (between 0 and 1)", cfg.lr));
     }

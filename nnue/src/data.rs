@@ -81,11 +81,18 @@ fn check_header(line: &str, variant: &VariantRef) -> Result<(), String> {
     }
     let want = Layout::of(variant).hash();
     if layout != Some(want) {
-        return Err(format!(
-            "the data is for the variant '{}', not '{}' (layout differs)",
-            name.unwrap_or("?"),
-            variant.name()
-        ));
+        let name = name.unwrap_or("?");
+        return Err(if name == variant.name() {
+            format!(
+                "the data's layout is not the one of '{name}' here (another definition of \
+                 the variant, or another version of Chimera)"
+            )
+        } else {
+            format!(
+                "the data is for the variant '{name}', not '{}'",
+                variant.name()
+            )
+        });
     }
     Ok(())
 }
