@@ -278,6 +278,11 @@ impl EngineState {
         Ok(())
     }
 
+    /// The variant the loaded net was made for, if a net is loaded.
+    pub fn net_variant(&self) -> Option<&str> {
+        self.net.as_ref().map(|n| n.variant.as_str())
+    }
+
     /// The searcher caches evaluations by position (and scores in its table): when the
     /// evaluator changes, the old one's are forgotten (now, or when the search that holds the
     /// searcher ends).

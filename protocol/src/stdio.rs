@@ -36,7 +36,12 @@ pub fn run_stdio(registry: Registry, dialect: Option<&str>, net: Option<&str>) {
     let mut state = EngineState::new(registry, out, tx);
     if let Some(path) = net {
         if let Err(e) = state.set_eval_file(path) {
-            eprintln!("chimera: --net: {e}");
+            // A net kept for another variant than the starting one (chess) plays once the
+            // GUI chooses its variant: a note, not an error.
+            match state.net_variant() {
+                Some(v) => eprintln!("chimera: --net: {path} plays {v} once it is chosen"),
+                None => eprintln!("chimera: --net: {e}; the hand-made evaluation plays"),
+            }
         }
     }
     let mut d: Box<dyn Dialect> = if is_xboard {
