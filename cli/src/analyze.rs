@@ -6,7 +6,7 @@ use std::io::Write;
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::Position;
-use chimera_eval::VariantEval;
+use chimera_nnue::netfile::QuantNet;
 use chimera_protocol::report::{best_and_ponder, info_line};
 
 /// The table size used by `analyze` and `epd`, in megabytes.
@@ -32,17 +32,18 @@ impl<W: Write> SearchReport for InfoPrinter<'_, W> {
 }
 
 /// Runs `analyze`: the position is the variant's start or `fen`; the limits are a depth, a
-/// time, or both.
+/// time, or both; `net` evaluates if it was made for the variant.
 pub fn run(
     registry: &Registry,
     variant: &str,
     fen: Option<&str>,
     limits: &Limits,
     threads: usize,
+    net: Option<&std::sync::Arc<QuantNet>>,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let pos = crate::position_of(registry, variant, fen)?;
-    let eval = VariantEval::new(pos.variant());
+    let eval = crate::net::evaluator_noisy(pos.variant(), net);
     let mut searcher = Searcher::new(HASH_MB, threads);
     // No GUI stands between the command line and the clock: the whole time is the search's.
     searcher.move_overhead = 0;
@@ -51,7 +52,7 @@ pub fn run(
         root: pos.clone(),
         error: None,
     };
-    let r = searcher.search(&pos, limits, &eval, &mut printer);
+    let r = searcher.search(&pos, limits, eval.as_ref(), &mut printer);
     if let Some(e) = printer.error {
         return Err(e);
     }

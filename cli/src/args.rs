@@ -38,6 +38,16 @@ commands:
                       --openings FILE.epd | --random-plies K  [--seed S]
                       --pgn FILE (appended)  --sprt elo0=0 elo1=5 [alpha=0.05 beta=0.05]
                       --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
+  datagen --out FILE [--variant V] [--nodes N] [--games G] [--threads T]
+          [--random-plies K] [--seed S] [--max-plies P] [--net NET] [--hash MB]
+                      self-play for training data: N nodes a move (5000), G games (100),
+                      T threads (all cores), K random opening plies (8); appended to FILE
+  train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--batch B]
+        [--lambda L] [--seed S] [--threads T] [--variant V]
+                      train a net on FILE's positions (--data may be repeated): H hidden
+                      (by board size), E epochs (10), Adam at LR (0.001), batches of B
+                      (4096), L the game result's weight in the target (0.3); the variant
+                      is the data's unless --variant names one; NET is written each epoch
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
   serve [--host H] [--port P] [--variants FILE]
@@ -49,6 +59,9 @@ common options:
   --variants FILE     load extra variant definitions (INI, Fairy-Stockfish variants.ini style)
   --diagram LINE      load an Interactive Diagram parameter line as the variant 'diagram'
                       (used unless --variant names another)
+  --net FILE          evaluate with the net in FILE (from 'chimera train') in the variant it
+                      was made for (uci, xboard, analyze, epd, bench; in 'match', give it
+                      to an engine as option.EvalFile=FILE or cmd='chimera --net FILE')
 ";
 
 /// A parsed command line.
@@ -96,6 +109,8 @@ pub(crate) struct Common {
     pub(crate) diagram: Option<String>,
     /// Notes on options taken otherwise than given, printed before the command runs.
     pub(crate) warnings: Vec<String>,
+    /// A net file (`--net`) to evaluate with, for the variant it was made for.
+    pub(crate) net: Option<String>,
 }
 
 /// A whole number of at least 1, or an error naming the option.
@@ -132,6 +147,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         match a {
             "--variants" => common.variant_files.push(value(a)?),
             "--diagram" => common.diagram = Some(value(a)?),
+            "--net" => common.net = Some(value(a)?),
             "--variant" => {
                 variant = value(a)?;
                 variant_given = true;
@@ -328,6 +344,10 @@ mod tests {
         let (c, common) = parse_args(&args("bench --threads 3")).unwrap();
         assert!(matches!(c, Command::Bench { threads: 3, .. }), "{c:?}");
         assert!(common.warnings.is_empty());
+        assert_eq!(common.net, None);
+        let (_, common) = parse_args(&args("analyze --depth 3 --net my.nnue")).unwrap();
+        assert_eq!(common.net.as_deref(), Some("my.nnue"));
+        assert!(parse_args(&args("bench --net")).is_err());
     }
 
     #[test]

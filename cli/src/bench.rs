@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{Limits, Searcher, Silent};
 use chimera_engine::Position;
-use chimera_eval::VariantEval;
+use chimera_nnue::netfile::QuantNet;
 
 /// The depth `chimera bench` searches to by default.
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -88,6 +88,17 @@ pub fn run(
     threads: usize,
     out: &mut impl Write,
 ) -> Result<BenchResult, String> {
+    run_with_net(registry, depth, threads, None, out)
+}
+
+/// Like [`run`], with `net` evaluating the positions of the variant it was made for.
+pub fn run_with_net(
+    registry: &Registry,
+    depth: u32,
+    threads: usize,
+    net: Option<&std::sync::Arc<QuantNet>>,
+    out: &mut impl Write,
+) -> Result<BenchResult, String> {
     let mut total = 0;
     let mut time = Duration::ZERO;
     let mut searcher = Searcher::new(BENCH_HASH_MB, threads);
@@ -98,14 +109,14 @@ pub fn run(
             .ok_or_else(|| format!("bench: unknown variant '{variant}'"))?;
         let pos = Position::from_fen(&v, position.fen)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        let eval = VariantEval::new(&v);
+        let eval = crate::net::evaluator(&v, net);
         searcher.clear();
         let limits = Limits {
             depth: Some(depth.saturating_sub(position.shallower).max(1)),
             ..Limits::default()
         };
         let start = Instant::now();
-        let r = searcher.search(&pos, &limits, &eval, &mut Silent);
+        let r = searcher.search(&pos, &limits, eval.as_ref(), &mut Silent);
         let elapsed = start.elapsed();
         time += elapsed;
         total += r.nodes;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::{Move, Position};
-use chimera_eval::VariantEval;
+use chimera_nnue::netfile::QuantNet;
 
 use chimera_matchplay::san::{parse_san, to_san};
 
@@ -105,13 +105,14 @@ pub fn run(
     variant: &str,
     limits: &Limits,
     threads: usize,
+    net: Option<&std::sync::Arc<QuantNet>>,
     out: &mut impl Write,
 ) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
     let v = registry
         .get(variant)
         .ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    let eval = VariantEval::new(&v);
+    let eval = crate::net::evaluator_noisy(&v, net);
     let mut searcher = Searcher::new(crate::analyze::HASH_MB, threads);
     // No GUI stands between the command line and the clock: the whole time is the search's.
     searcher.move_overhead = 0;
@@ -138,7 +139,7 @@ pub fn run(
             avoid: &avoid,
             found: None,
         };
-        let r = searcher.search(&pos, limits, &eval, &mut watch);
+        let r = searcher.search(&pos, limits, eval.as_ref(), &mut watch);
         total += 1;
         let ok = r.best.is_some_and(|m| watch.solves(m));
         if ok {
@@ -199,6 +200,7 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am f3; id \"opening\";
             "chess",
             &limits,
             1,
+            None,
             &mut out,
         );
         std::fs::remove_file(&path).unwrap();

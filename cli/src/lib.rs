@@ -1,6 +1,7 @@
 //! The command line: `chimera perft`, `chimera variants`, `chimera check`, `chimera eval-tables`
 //! (`rules`), the search tools `chimera bench`, `chimera analyze` and `chimera epd`, `chimera
-//! help`, `chimera match` and `chimera pgn-check` (handed to `chimera-matchplay`), and the GUI
+//! help`, `chimera match` and `chimera pgn-check` (handed to `chimera-matchplay`), `chimera
+//! datagen` and `chimera train` (handed to `chimera-nnue`), and the GUI
 //! protocols (`chimera` alone, `chimera uci`, `chimera xboard`, handed to `chimera-protocol`).
 //! Arguments are parsed into a typed command first (`args`), then run; every error is a
 //! message on standard error and a non-zero exit code, never a panic.
@@ -12,6 +13,7 @@ pub mod analyze;
 mod args;
 pub mod bench;
 pub mod epd;
+mod net;
 mod rules;
 
 use std::io::Write;
@@ -48,6 +50,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("match") => return chimera_matchplay::run(&args[1..]),
         Some("pgn-check") => return chimera_matchplay::check_pgn(&args[1..]),
         Some("serve") => return chimera_web::run(&args[1..]),
+        Some("datagen") => return chimera_nnue::cli::datagen_main(&args[1..]),
+        Some("train") => return chimera_nnue::cli::train_main(&args[1..]),
         _ => {}
     }
     let (command, common) = match parse_args(args) {
@@ -80,9 +84,11 @@ pub fn run(args: &[String]) -> i32 {
         }
     }
     if let Command::Protocol(dialect) = command {
-        chimera_protocol::stdio::run_stdio(registry, dialect);
+        chimera_protocol::stdio::run_stdio(registry, dialect, common.net.as_deref());
         return 0;
     }
+    let net = net::load(common.net.as_deref());
+    let net = net.as_ref();
     let out = std::io::stdout();
     let mut out = out.lock();
     let result = match command {
@@ -91,7 +97,7 @@ pub fn run(args: &[String]) -> i32 {
         Command::Variants => rules::list_variants(&registry, &mut out),
         Command::Check { file } => rules::check_file(&registry, &file, &mut out),
         Command::Bench { depth, threads } => {
-            bench::run(&registry, depth, threads, &mut out).map(|_| ())
+            bench::run_with_net(&registry, depth, threads, net, &mut out).map(|_| ())
         }
         Command::Analyze {
             variant,
@@ -104,6 +110,7 @@ pub fn run(args: &[String]) -> i32 {
             fen.as_deref(),
             &limits,
             threads,
+            net,
             &mut out,
         ),
         Command::Epd {
@@ -111,7 +118,7 @@ pub fn run(args: &[String]) -> i32 {
             variant,
             limits,
             threads,
-        } => epd::run(&registry, &file, &variant, &limits, threads, &mut out).map(|_| ()),
+        } => epd::run(&registry, &file, &variant, &limits, threads, net, &mut out).map(|_| ()),
         Command::EvalTables { variant } => rules::eval_tables(&registry, &variant, &mut out),
         Command::Perft {
             depth,

@@ -10,9 +10,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chimera_engine::registry::{LoadReport, Registry};
-use chimera_engine::search::{Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES};
+use chimera_engine::search::{
+    Evaluator, Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
+};
 use chimera_engine::{Move, MoveError, Position, VariantRef};
 use chimera_eval::VariantEval;
+use chimera_nnue::eval::NetEval;
+use chimera_nnue::netfile::QuantNet;
 
 use crate::report::perft_lines;
 
@@ -124,6 +128,9 @@ pub struct Options {
     pub move_overhead: u64,
     /// Variant files loaded through the option, as given.
     pub variant_path: String,
+    /// The net file loaded (UCI `EvalFile`, XBoard `option EvalFile=`, `--net`), as given;
+    /// empty for none.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -136,6 +143,7 @@ impl Default for Options {
             ponder: false,
             move_overhead: chimera_engine::search::time::DEFAULT_OVERHEAD_MS,
             variant_path: String::new(),
+            eval_file: String::new(),
         }
     }
 }
@@ -166,8 +174,12 @@ pub struct EngineState {
     pub registry: Registry,
     /// The current variant.
     pub variant: VariantRef,
-    /// The evaluator of the current variant.
-    pub eval: Arc<VariantEval>,
+    /// The evaluator of the current variant: the net when one is loaded for it, else the
+    /// hand-made evaluation.
+    pub eval: Arc<dyn Evaluator + Send + Sync>,
+    /// The net loaded, kept across variant changes: it plays the variant it was made for,
+    /// the hand-made evaluation plays the others.
+    net: Option<Arc<QuantNet>>,
     /// The current position; its move history is the game so far.
     pub position: Position,
     /// The options.
@@ -180,6 +192,9 @@ pub struct EngineState {
     stop: Arc<AtomicBool>,
     generation: Arc<AtomicU64>,
     hash_dirty: bool,
+    /// The evaluator changed while a search held the searcher: its cached evaluations are
+    /// forgotten when it comes back.
+    eval_dirty: bool,
     events: Sender<Event>,
     /// How the dialect writes an error line (UCI `info string error: ...`, XBoard
     /// `Error (...): ...`), for the errors found away from a command: a table size that could
@@ -205,6 +220,7 @@ impl EngineState {
         let stop = searcher.stop_handle();
         EngineState {
             eval: Arc::new(VariantEval::new(&variant)),
+            net: None,
             position: Position::startpos(&variant),
             variant,
             registry,
@@ -215,6 +231,7 @@ impl EngineState {
             stop,
             generation: Arc::new(AtomicU64::new(0)),
             hash_dirty: false,
+            eval_dirty: false,
             events,
             error_line: uci_error_line,
         }
@@ -226,12 +243,73 @@ impl EngineState {
             .registry
             .get(name)
             .ok_or_else(|| format!("unknown variant '{name}'"))?;
-        if !Arc::ptr_eq(&v, &self.variant) {
-            self.eval = Arc::new(VariantEval::new(&v));
-        }
+        let changed = !Arc::ptr_eq(&v, &self.variant);
         self.position = Position::startpos(&v);
         self.variant = v;
+        if changed && self.net.is_some() {
+            // A net made for another variant leaves this one to the hand-made evaluation
+            // (said when the net was loaded).
+            self.forget_evaluations();
+        }
+        if changed {
+            let _ = self.rebuild_eval();
+        }
         Ok(())
+    }
+
+    /// The evaluator for the current variant: the net if it was made for it, else the
+    /// hand-made evaluation, with an error saying why the net does not play.
+    fn rebuild_eval(&mut self) -> Result<(), String> {
+        let net = self
+            .net
+            .as_ref()
+            .map(|n| NetEval::new(n.clone(), &self.variant));
+        match net {
+            Some(Ok(e)) => self.eval = Arc::new(e),
+            Some(Err(e)) => {
+                self.eval = Arc::new(VariantEval::new(&self.variant));
+                return Err(format!(
+                    "{e}; the hand-made evaluation plays {}",
+                    self.variant.name()
+                ));
+            }
+            None => self.eval = Arc::new(VariantEval::new(&self.variant)),
+        }
+        Ok(())
+    }
+
+    /// The variant the loaded net was made for, if a net is loaded.
+    pub fn net_variant(&self) -> Option<&str> {
+        self.net.as_ref().map(|n| n.variant.as_str())
+    }
+
+    /// The searcher caches evaluations by position (and scores in its table): when the
+    /// evaluator changes, the old one's are forgotten (now, or when the search that holds the
+    /// searcher ends).
+    fn forget_evaluations(&mut self) {
+        match self.searcher.as_mut() {
+            Some(s) => s.clear(),
+            None => self.eval_dirty = true,
+        }
+    }
+
+    /// Loads the net file at `path` (empty or `<empty>`: none, the hand-made evaluation). A
+    /// file that cannot be read as a net is refused and what played before plays on; a net
+    /// made for another variant than the current one is an error too, but is kept for when
+    /// its variant is chosen (a GUI may set the file before the variant).
+    pub fn set_eval_file(&mut self, path: &str) -> Result<(), String> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.forget_evaluations();
+            self.net = None;
+            self.options.eval_file.clear();
+            return self.rebuild_eval();
+        }
+        let net = QuantNet::load(path)?;
+        self.forget_evaluations();
+        self.net = Some(Arc::new(net));
+        self.options.eval_file = path.to_string();
+        self.rebuild_eval()
     }
 
     /// Sets up `fen` (or the start position) and plays `moves`. All or nothing: on an error
@@ -461,6 +539,9 @@ impl EngineState {
                     mut searcher,
                 } = *done;
                 self.apply_options(&mut searcher);
+                if std::mem::take(&mut self.eval_dirty) {
+                    searcher.clear();
+                }
                 if std::mem::take(&mut self.hash_dirty) {
                     if let Err(e) = self.apply_hash(&mut searcher) {
                         self.out.line(&(self.error_line)(&e));

@@ -15,8 +15,9 @@ use crate::xboard::Xboard;
 /// Runs a GUI session on standard input and output. With `dialect` given (`uci` or `xboard`)
 /// that dialect starts at once and waits for the GUI's first command; otherwise the first line
 /// decides (`xboard` selects XBoard, anything else UCI, and is then handled as its first
-/// command).
-pub fn run_stdio(registry: Registry, dialect: Option<&str>) {
+/// command). `net` is a net file to load first (`--net`); a bad one is reported on standard
+/// error and the hand-made evaluation plays.
+pub fn run_stdio(registry: Registry, dialect: Option<&str>, net: Option<&str>) {
     let (tx, rx) = channel();
     spawn_stdin(tx.clone());
     let out = Output::stdout();
@@ -32,7 +33,17 @@ pub fn run_stdio(registry: Registry, dialect: Option<&str>) {
         (Some(Event::Line(l)), None) => l.trim() == "xboard",
         _ => false,
     };
-    let state = EngineState::new(registry, out, tx);
+    let mut state = EngineState::new(registry, out, tx);
+    if let Some(path) = net {
+        if let Err(e) = state.set_eval_file(path) {
+            // A net kept for another variant than the starting one (chess) plays once the
+            // GUI chooses its variant: a note, not an error.
+            match state.net_variant() {
+                Some(v) => eprintln!("chimera: --net: {path} plays {v} once it is chosen"),
+                None => eprintln!("chimera: --net: {e}; the hand-made evaluation plays"),
+            }
+        }
+    }
     let mut d: Box<dyn Dialect> = if is_xboard {
         Box::new(Xboard::new(state))
     } else {

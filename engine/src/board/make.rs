@@ -14,13 +14,13 @@ impl Position {
 
     fn edit_put(&mut self, sq: Square, cell: Cell) {
         self.put(sq, cell);
-        self.journal.push(Change::Put(sq));
+        self.journal.push(Change::Put(sq, cell));
     }
 
     fn edit_shift(&mut self, from: Square, to: Square, cell: Cell) {
         let old = self.cell_fast(from);
         self.shift(from, to, cell);
-        self.journal.push(Change::Shifted(from, to, old));
+        self.journal.push(Change::Shifted(from, to, old, cell));
     }
 
     fn edit_hand_sub(&mut self, color: Color, id: PieceId) {
@@ -325,11 +325,11 @@ impl Position {
                 break;
             };
             match change {
-                Change::Put(sq) => {
+                Change::Put(sq, _) => {
                     self.take_hashed::<false>(sq);
                 }
                 Change::Took(sq, cell, place) => self.put_back(sq, cell, place),
-                Change::Shifted(from, to, old) => self.shift_hashed::<false>(to, from, old),
+                Change::Shifted(from, to, old, _) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
             }

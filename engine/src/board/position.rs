@@ -124,12 +124,12 @@ pub const RESERVE_NONE: u8 = 0xFF;
 /// One reversible edit of the board or the hands, recorded so unmake can undo it.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Change {
-    /// A man was put on an empty square.
-    Put(Square),
+    /// A man (cell) was put on an empty square.
+    Put(Square, Cell),
     /// The man (cell) on a square was taken off, from this place in his colour's piece list.
     Took(Square, Cell, u16),
-    /// The man on `from` went to the empty `to`; `from` held the old cell.
-    Shifted(Square, Square, Cell),
+    /// The man on `from` went to the empty `to`; `from` held the old cell, `to` holds the new.
+    Shifted(Square, Square, Cell, Cell),
     /// One man of a coloured type (cell index) went into the hand.
     HandAdd(Color, PieceId),
     /// One man of a coloured type left the hand.

@@ -112,6 +112,7 @@ impl Uci {
             "option name UCI_Variant type combo default chess{vars}"
         ));
         out.line("option name VariantPath type string default <empty>");
+        out.line("option name EvalFile type string default <empty>");
         out.line("option name Clear Hash type button");
         out.line("uciok");
     }
@@ -192,6 +193,7 @@ impl Uci {
                     return Err(report.errors_text("; "));
                 }
             }
+            "evalfile" => self.state.set_eval_file(need()?)?,
             "clear hash" => self.state.new_game(),
             "uci_chess960" => self.state.options.chess960 = check()?,
             "uci_analysemode" | "uci_showwdl" => {

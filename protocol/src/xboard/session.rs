@@ -191,6 +191,7 @@ impl Xboard {
             self.rank_base
         ));
         self.out("feature option=\"VariantPath -file \"");
+        self.out("feature option=\"EvalFile -file \"");
         self.out("feature done=1");
     }
 
@@ -486,6 +487,7 @@ impl Xboard {
                     return Err(report.errors_text("; "));
                 }
             }
+            ("evalfile", Some(v)) => self.state.set_eval_file(v)?,
             ("rankbase", Some(v)) => {
                 self.rank_base = match v {
                     "0" => 0,

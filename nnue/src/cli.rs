@@ -1,0 +1,237 @@
+//! `chimera datagen` and `chimera train`: their options, parsed and run (the rest of the
+//! command line lives in chimera-cli, which hands these two over).
+
+use std::sync::Arc;
+
+use chimera_engine::registry::Registry;
+use chimera_engine::search::Evaluator;
+use chimera_engine::VariantRef;
+use chimera_eval::VariantEval;
+
+use std::time::Instant;
+
+use crate::datagen::{self, DatagenConfig};
+use crate::features::Layout;
+use crate::train::{train, Dataset, TrainConfig};
+
+/// Options as `--name value` pairs, with a clear error for anything else.
+struct Options {
+    pairs: Vec<(String, String)>,
+}
+
+impl Options {
+    fn parse(args: &[String], known: &[&str]) -> Result<Options, String> {
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let name = args[i].as_str();
+            if !known.contains(&name) {
+                return Err(format!("unknown option or argument '{name}'"));
+            }
+            let value = args
+                .get(i + 1)
+                .ok_or_else(|| format!("{name} needs a value"))?;
+            pairs.push((name.to_string(), value.clone()));
+            i += 2;
+        }
+        Ok(Options { pairs })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn all(&self, name: &str) -> Vec<String> {
+        self.pairs
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("bad {name} '{v}'")),
+        }
+    }
+}
+
+/// The registry with the `--variants` files loaded, and the variant asked for (or `default`).
+fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
+    let mut registry = Registry::new();
+    for file in opts.all("--variants") {
+        let report = registry.load_file(&file);
+        if report.loaded.is_empty() && !report.errors.is_empty() {
+            let texts: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+            return Err(texts.join("; "));
+        }
+    }
+    let name = opts.get("--variant").unwrap_or(default);
+    registry
+        .get(name)
+        .ok_or_else(|| format!("unknown variant '{name}' (see 'chimera variants')"))
+}
+
+/// The number of cores, the default thread count of `datagen`.
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `chimera datagen`; returns the exit code.
+pub fn datagen_main(args: &[String]) -> i32 {
+    match datagen_run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: datagen: {e} (see 'chimera help')");
+            1
+        }
+    }
+}
+
+fn datagen_run(args: &[String]) -> Result<(), String> {
+    let opts = Options::parse(
+        args,
+        &[
+            "--out",
+            "--variant",
+            "--variants",
+            "--nodes",
+            "--games",
+            "--threads",
+            "--random-plies",
+            "--seed",
+            "--max-plies",
+            "--net",
+            "--hash",
+        ],
+    )?;
+    let out = opts.get("--out").ok_or("--out FILE is needed")?.to_string();
+    let variant = variant_of(&opts, "chess")?;
+    let eval: Arc<dyn Evaluator + Send + Sync> = match opts.get("--net") {
+        Some(path) => Arc::new(crate::eval::NetEval::load(path, &variant)?),
+        None => Arc::new(VariantEval::new(&variant)),
+    };
+    let cfg = DatagenConfig {
+        eval,
+        nodes: opts.number("--nodes", 5000u64)?.max(1),
+        games: opts.number("--games", 100u64)?,
+        threads: opts.number("--threads", all_cores())?.clamp(1, 256),
+        random_plies: opts.number("--random-plies", 8usize)?,
+        seed: opts.number("--seed", 1u64)?,
+        max_plies: opts.number("--max-plies", 400usize)?.max(1),
+        hash_mb: opts.number("--hash", 16usize)?.clamp(1, 4096),
+        variant,
+    };
+    let s = datagen::run(&cfg, &out, true)?;
+    eprintln!(
+        "chimera: datagen: {} games, {} positions added to {out} ({} games there before)",
+        s.games, s.positions, s.games_before
+    );
+    Ok(())
+}
+
+/// Runs `chimera train`; returns the exit code.
+pub fn train_main(args: &[String]) -> i32 {
+    match train_run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: train: {e} (see 'chimera help')");
+            1
+        }
+    }
+}
+
+fn train_run(args: &[String]) -> Result<(), String> {
+    let opts = Options::parse(
+        args,
+        &[
+            "--data",
+            "--out",
+            "--variant",
+            "--variants",
+            "--hidden",
+            "--epochs",
+            "--lr",
+            "--batch",
+            "--lambda",
+            "--seed",
+            "--threads",
+        ],
+    )?;
+    let files = opts.all("--data");
+    let first = files.first().ok_or("--data FILE is needed")?;
+    let out = opts.get("--out").ok_or("--out NET is needed")?.to_string();
+    let named = crate::data::variant_of_file(first)?;
+    let variant = variant_of(&opts, &named)?;
+    let layout = Layout::of(&variant);
+    let defaults = TrainConfig::default();
+    let cfg = TrainConfig {
+        hidden: opts
+            .number("--hidden", layout.default_hidden())?
+            .clamp(16, 4096),
+        epochs: opts.number("--epochs", defaults.epochs)?,
+        lr: opts.number("--lr", defaults.lr)?,
+        batch: opts.number("--batch", defaults.batch)?.max(1),
+        lambda: opts.number("--lambda", defaults.lambda)?.clamp(0.0, 1.0),
+        seed: opts.number("--seed", defaults.seed)?,
+        validation: defaults.validation,
+    };
+    if cfg.epochs == 0 {
+        return Err("bad --epochs 0 (at least 1)".into());
+    }
+    if !(cfg.lr > 0.0 && cfg.lr < 1.0) {
+        return Err(format!("bad --lr {} (between 0 and 1)", cfg.lr));
+    }
+    let threads: usize = opts.number("--threads", 0)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut data = Dataset::default();
+    let mut full = false;
+    for f in &files {
+        let skipped = crate::data::for_each_position(f, &variant, |pos, s| {
+            full |= !data.push(&layout, pos, s);
+        })?;
+        if skipped > 0 {
+            eprintln!(
+                "chimera: train: {f}: {skipped} lines left out (not positions of {})",
+                variant.name()
+            );
+        }
+    }
+    if full {
+        eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
+    }
+    eprintln!(
+        "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} epochs",
+        data.len(),
+        variant.name(),
+        start.elapsed().as_secs_f64(),
+        layout.num_features(),
+        cfg.hidden,
+        cfg.epochs
+    );
+    let name = variant.name().to_string();
+    pool.install(|| {
+        train(&layout, &data, &cfg, |r, net| {
+            let val = r
+                .validation_loss
+                .map_or(String::new(), |v| format!(", validation {v:.6}"));
+            eprintln!(
+                "epoch {}/{}: loss {:.6}{val}, {:.0} positions/s",
+                r.epoch, cfg.epochs, r.train_loss, r.positions_per_second
+            );
+            // Each epoch's net is a checkpoint: an interrupted run keeps the last one.
+            net.quantise(&name, &layout).save(&out)
+        })
+    })?;
+    eprintln!("chimera: train: net written to {out}");
+    Ok(())
+}

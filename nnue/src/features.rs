@@ -1,0 +1,251 @@
+//! The network's inputs for any variant: one feature per (colour relative to the perspective,
+//! piece type, square seen from the perspective), the board mirrored top to bottom for Black,
+//! on every board of the variant; then, where men can be in hand, one feature per (relative
+//! colour, type, k-th man in hand); then, for reserve men (Pioneer), one per (relative colour,
+//! file waited behind or not yet chosen). The layout is read from the variant's geometry and
+//! piece list, and its hash ties data files and nets to the variant they were made for.
+
+use chimera_engine::types::{Color, Piece, PieceId, Square};
+use chimera_engine::{Position, Variant};
+
+/// Features per (relative colour, type) for the men in hand: the first `HAND_SLOTS` men count.
+pub const HAND_SLOTS: usize = 16;
+
+/// Where each input of a variant's network sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    files: usize,
+    ranks: usize,
+    boards: usize,
+    types: usize,
+    /// Features per (relative colour, type) for men in hand (0: the variant has no hands).
+    hand_slots: usize,
+    /// The reserve man's type when the variant has reserves (Pioneer).
+    reserve: Option<PieceId>,
+    /// Output buckets: one per part of a turn (1 in ordinary variants).
+    buckets: usize,
+    hash: u64,
+    /// Per cell of the mailbox, its square's index among the real squares, seen by White and
+    /// by Black (mirrored top to bottom), so that no division is made per feature.
+    views: Vec<[u16; 2]>,
+}
+
+/// FNV-1a, for a stable hash of the layout's description.
+fn fnv(bytes: &[u8], mut h: u64) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+impl Layout {
+    /// The layout of `variant`'s network.
+    pub fn of(variant: &Variant) -> Layout {
+        let g = variant.geometry();
+        let has_hands = variant.drops() || variant.captures_to_hand() || variant.gating().is_some();
+        let buckets = variant
+            .turns()
+            .map_or(1, |t| t.parts.len().max(t.opening.len()).max(1));
+        let mut layout = Layout {
+            files: g.files as usize,
+            ranks: g.ranks as usize,
+            boards: g.boards as usize,
+            types: variant.num_pieces(),
+            hand_slots: if has_hands { HAND_SLOTS } else { 0 },
+            reserve: variant.reserve().map(|r| r.piece),
+            buckets,
+            hash: 0,
+            views: vec![[0; 2]; g.num_cells()],
+        };
+        for sq in g.squares() {
+            let (board, file, rank) = g.coords(sq);
+            let at = |rank: usize| (board * layout.cells() + rank * layout.files + file) as u16;
+            layout.views[sq.index()] = [at(rank), at(layout.ranks - 1 - rank)];
+        }
+        let mut desc = format!(
+            "{}x{}x{} hands {} reserve {:?} buckets {} types",
+            layout.files, layout.ranks, layout.boards, layout.hand_slots, layout.reserve, buckets
+        );
+        // A piece's moves are part of what its features mean: a chess net must not load for
+        // a variant whose men look the same but move otherwise (Nightrider, Hoppel-Poppel).
+        for p in variant.pieces() {
+            desc.push_str(&format!(" {}={}", p.letter, p.betza));
+        }
+        layout.hash = fnv(desc.as_bytes(), 0xcbf2_9ce4_8422_2325);
+        layout
+    }
+
+    /// A hash of everything the layout depends on (board sizes, piece letters and moves,
+    /// hands, reserves, buckets): a net or data file made for another layout is refused.
+    /// Variants that differ only in other rules (castling, game ends) share it, and so may
+    /// share data and nets.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Cells per board.
+    fn cells(&self) -> usize {
+        self.files * self.ranks
+    }
+
+    fn board_features(&self) -> usize {
+        2 * self.types * self.boards * self.cells()
+    }
+
+    fn hand_base(&self) -> usize {
+        self.board_features()
+    }
+
+    fn reserve_base(&self) -> usize {
+        self.hand_base() + 2 * self.types * self.hand_slots
+    }
+
+    /// The number of inputs.
+    pub fn num_features(&self) -> usize {
+        self.reserve_base()
+            + if self.reserve.is_some() {
+                2 * (self.files + 1)
+            } else {
+                0
+            }
+    }
+
+    /// The number of output buckets (parts of a turn).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The output bucket of a position: the part of the turn it is in.
+    pub fn bucket(&self, pos: &Position) -> usize {
+        (pos.turn_phase() as usize).min(self.buckets - 1)
+    }
+
+    /// The hidden layer size used when none is asked for: smaller for larger boards, so that
+    /// the first layer (inputs x hidden x 2 bytes) stays small enough to embed.
+    pub fn default_hidden(&self) -> usize {
+        match self.boards * self.cells() {
+            0..=64 => 256,
+            65..=128 => 192,
+            _ => 128,
+        }
+    }
+
+    /// The feature of `piece` on `sq` seen by `persp`.
+    #[inline(always)]
+    pub fn square_feature(&self, persp: Color, piece: Piece, sq: Square) -> usize {
+        let rel = (piece.color != persp) as usize;
+        (rel * self.types + piece.id.index()) * self.boards * self.cells()
+            + self.views[sq.index()][persp.index()] as usize
+    }
+
+    /// The feature of the `k`-th (from 0) man of `color`'s type `id` in hand, seen by
+    /// `persp`; `None` past the slots counted.
+    #[inline(always)]
+    pub fn hand_feature(&self, persp: Color, color: Color, id: PieceId, k: usize) -> Option<usize> {
+        (k < self.hand_slots).then(|| {
+            let rel = (color != persp) as usize;
+            self.hand_base() + (rel * self.types + id.index()) * self.hand_slots + k
+        })
+    }
+
+    /// Appends the features of `pos` seen by `persp` that the accumulators keep (the board
+    /// and the hands).
+    pub fn board_and_hand_features(&self, pos: &Position, persp: Color, out: &mut Vec<u32>) {
+        for color in [Color::White, Color::Black] {
+            for &sq in pos.squares_of(color) {
+                if let Some(p) = pos.piece_at(sq) {
+                    out.push(self.square_feature(persp, p, sq) as u32);
+                }
+            }
+            if self.hand_slots > 0 {
+                for t in 0..self.types {
+                    let id = PieceId(t as u8);
+                    for k in 0..pos.in_hand(color, id) as usize {
+                        if let Some(f) = self.hand_feature(persp, color, id, k) {
+                            out.push(f as u32);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the reserve features of `pos` seen by `persp` (none outside Pioneer-like
+    /// variants): added at evaluation time, since reserves live in the game state, which
+    /// make/unmake saves whole rather than journals.
+    pub fn reserve_features(&self, pos: &Position, persp: Color, out: &mut Vec<u32>) {
+        if self.reserve.is_none() {
+            return;
+        }
+        for color in [Color::White, Color::Black] {
+            let rel = (color != persp) as usize;
+            for slot in pos.reserve_slots(color).into_iter().flatten() {
+                let at = match slot {
+                    Some(file) => (file as usize).min(self.files - 1),
+                    None => self.files,
+                };
+                out.push((self.reserve_base() + rel * (self.files + 1) + at) as u32);
+            }
+        }
+    }
+
+    /// Every active feature of `pos` seen by `persp`.
+    pub fn features(&self, pos: &Position, persp: Color, out: &mut Vec<u32>) {
+        self.board_and_hand_features(pos, persp, out);
+        self.reserve_features(pos, persp, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chimera_engine::registry::builtin;
+
+    #[test]
+    fn chess_has_768_inputs_and_mirrored_perspectives() {
+        let v = builtin("chess").unwrap();
+        let l = Layout::of(&v);
+        assert_eq!(l.num_features(), 768);
+        let pos = Position::startpos(&v);
+        let (mut w, mut b) = (Vec::new(), Vec::new());
+        l.features(&pos, Color::White, &mut w);
+        l.features(&pos, Color::Black, &mut b);
+        w.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(w.len(), 32);
+        // The start position is symmetric: both sides see the same picture.
+        assert_eq!(w, b);
+        assert!(w.iter().all(|&f| (f as usize) < l.num_features()));
+    }
+
+    #[test]
+    fn every_builtin_layout_is_in_range_and_distinct() {
+        let mut hashes = std::collections::BTreeSet::new();
+        for name in chimera_engine::registry::builtin_names() {
+            let v = builtin(&name).unwrap();
+            let l = Layout::of(&v);
+            hashes.insert(l.hash());
+            let pos = Position::startpos(&v);
+            for persp in [Color::White, Color::Black] {
+                let mut f = Vec::new();
+                l.features(&pos, persp, &mut f);
+                assert!(f.iter().all(|&x| (x as usize) < l.num_features()), "{name}");
+                // Two reserve men waiting undecided share a feature (it counts twice); the
+                // board and the hands never repeat one.
+                f.clear();
+                l.board_and_hand_features(&pos, persp, &mut f);
+                let mut s = f.clone();
+                s.sort_unstable();
+                s.dedup();
+                assert_eq!(s.len(), f.len(), "{name}: a feature twice");
+            }
+        }
+        assert!(hashes.len() > 5);
+        let hash = |n: &str| Layout::of(&builtin(n).unwrap()).hash();
+        // Same men, other castling rules: one layout; same letters, other moves: another.
+        assert_eq!(hash("chess"), hash("nocastle"));
+        assert_ne!(hash("chess"), hash("nightrider"));
+        assert_ne!(hash("chess"), hash("berolina"));
+    }
+}

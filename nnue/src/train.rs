@@ -1,0 +1,360 @@
+//! The trainer: positions encoded once as sparse feature rows, mini-batches whose gradients
+//! are summed across threads (rayon, one dense gradient per slice of the batch), Adam, and a
+//! loss on win probabilities: the squared difference between sigmoid(output) and a blend of
+//! sigmoid(score / SCALE) with the game's result (the result's weight is `lambda`). A slice of
+//! the data is held out to report a validation loss; each epoch ends with a checkpoint.
+
+use std::time::Instant;
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+use chimera_engine::Position;
+
+use crate::data::Sample;
+use crate::features::Layout;
+use crate::netfile::SCALE;
+use crate::network::FloatNet;
+
+/// One position as the trainer sees it.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    /// Where its features start in [`Dataset::features`]: the side to move's, then the
+    /// other side's.
+    start: u32,
+    us: u16,
+    them: u16,
+    bucket: u8,
+    /// The search's score, as a win probability for the side to move.
+    score: f32,
+    /// The game's result for the side to move.
+    result: f32,
+}
+
+/// Positions encoded as feature rows (about 4 bytes per active feature, both views, plus 20
+/// per position: some 280 bytes a chess position). Feature offsets are u32: up to about 4e9
+/// features, some 60 million chess positions.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    features: Vec<u32>,
+    rows: Vec<Row>,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Dataset {
+    /// Encodes positions for `layout`.
+    pub fn encode(layout: &Layout, positions: &[(Position, Sample)]) -> Dataset {
+        let mut d = Dataset::default();
+        for (pos, s) in positions {
+            if !d.push(layout, pos, s) {
+                break;
+            }
+        }
+        d
+    }
+
+    /// Adds one position, encoded for `layout`; `false` (and nothing added) when the
+    /// dataset is full (feature offsets are u32).
+    pub fn push(&mut self, layout: &Layout, pos: &Position, s: &Sample) -> bool {
+        let start = self.features.len();
+        if start > u32::MAX as usize - 4 * layout.num_features().min(1 << 16) {
+            return false;
+        }
+        let us = pos.side_to_move();
+        layout.features(pos, us, &mut self.features);
+        let n_us = self.features.len() - start;
+        layout.features(pos, us.opposite(), &mut self.features);
+        let n_them = self.features.len() - start - n_us;
+        self.rows.push(Row {
+            start: start as u32,
+            us: n_us as u16,
+            them: n_them as u16,
+            bucket: layout.bucket(pos) as u8,
+            score: sigmoid(s.score as f32 / SCALE as f32),
+            result: s.result,
+        });
+        true
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when there is none.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    fn split(&self, row: &Row) -> (&[u32], &[u32]) {
+        let s = row.start as usize;
+        let u = s + row.us as usize;
+        (
+            &self.features[s..u],
+            &self.features[u..u + row.them as usize],
+        )
+    }
+
+    /// The features of position `i` (side to move's, other side's) and its bucket.
+    pub fn position(&self, i: usize) -> (&[u32], &[u32], usize) {
+        let row = &self.rows[i];
+        let (a, b) = self.split(row);
+        (a, b, row.bucket as usize)
+    }
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Hidden size.
+    pub hidden: usize,
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adam's step size.
+    pub lr: f32,
+    /// Positions per mini-batch.
+    pub batch: usize,
+    /// The game result's weight in the target (0: the score alone, 1: the result alone).
+    pub lambda: f32,
+    /// The seed of the initial weights and of the shuffles.
+    pub seed: u64,
+    /// The share of positions held out for validation.
+    pub validation: f32,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            hidden: 256,
+            epochs: 10,
+            lr: 0.001,
+            batch: 4096,
+            lambda: 0.3,
+            seed: 1,
+            validation: 0.05,
+        }
+    }
+}
+
+/// What one epoch did.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// From 1.
+    pub epoch: usize,
+    /// Mean loss over the training positions during the epoch.
+    pub train_loss: f64,
+    /// Mean loss over the held-out positions after it (`None` without any).
+    pub validation_loss: Option<f64>,
+    /// Training positions per second.
+    pub positions_per_second: f64,
+}
+
+/// Gradients (or Adam's moments) shaped as a net.
+struct Grads {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    loss: f64,
+}
+
+impl Grads {
+    fn zeros(net: &FloatNet) -> Grads {
+        Grads {
+            w1: vec![0.0; net.w1.len()],
+            b1: vec![0.0; net.b1.len()],
+            w2: vec![0.0; net.w2.len()],
+            b2: vec![0.0; net.b2.len()],
+            loss: 0.0,
+        }
+    }
+
+    fn add(mut self, other: Grads) -> Grads {
+        for (a, b) in [
+            (&mut self.w1, &other.w1),
+            (&mut self.b1, &other.b1),
+            (&mut self.w2, &other.w2),
+            (&mut self.b2, &other.b2),
+        ] {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self.loss += other.loss;
+        self
+    }
+}
+
+/// The target of a row: the blend of the score's and the result's win probability.
+fn target(row: &Row, lambda: f32) -> f32 {
+    lambda * row.result + (1.0 - lambda) * row.score
+}
+
+/// Adds the loss and the gradients of `rows` to `g`.
+fn backprop(net: &FloatNet, data: &Dataset, rows: &[u32], lambda: f32, g: &mut Grads) {
+    let h = net.hidden;
+    let mut us = vec![0.0f32; h];
+    let mut them = vec![0.0f32; h];
+    let mut d_us = vec![0.0f32; h];
+    let mut d_them = vec![0.0f32; h];
+    for &i in rows {
+        let row = &data.rows[i as usize];
+        let (fu, ft) = data.split(row);
+        net.accumulate(fu, &mut us);
+        net.accumulate(ft, &mut them);
+        let b = row.bucket as usize;
+        let p = sigmoid(net.output(&us, &them, b));
+        let t = target(row, lambda);
+        g.loss += ((p - t) * (p - t)) as f64;
+        let dy = 2.0 * (p - t) * p * (1.0 - p);
+        let w = &net.w2[b * 2 * h..(b + 1) * 2 * h];
+        let gw = &mut g.w2[b * 2 * h..(b + 1) * 2 * h];
+        g.b2[b] += dy;
+        for k in 0..h {
+            gw[k] += dy * us[k].clamp(0.0, 1.0);
+            gw[h + k] += dy * them[k].clamp(0.0, 1.0);
+            d_us[k] = if us[k] > 0.0 && us[k] < 1.0 {
+                dy * w[k]
+            } else {
+                0.0
+            };
+            d_them[k] = if them[k] > 0.0 && them[k] < 1.0 {
+                dy * w[h + k]
+            } else {
+                0.0
+            };
+            g.b1[k] += d_us[k] + d_them[k];
+        }
+        for (fs, d) in [(fu, &d_us), (ft, &d_them)] {
+            for &f in fs {
+                let col = &mut g.w1[f as usize * h..(f as usize + 1) * h];
+                for (c, x) in col.iter_mut().zip(d.iter()) {
+                    *c += x;
+                }
+            }
+        }
+    }
+}
+
+/// The mean loss of `net` over `rows`.
+pub fn mean_loss(net: &FloatNet, data: &Dataset, rows: &[u32], lambda: f32) -> f64 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = rows
+        .par_chunks(1024)
+        .map(|chunk| {
+            let mut us = vec![0.0; net.hidden];
+            let mut them = vec![0.0; net.hidden];
+            chunk
+                .iter()
+                .map(|&i| {
+                    let row = &data.rows[i as usize];
+                    let (fu, ft) = data.split(row);
+                    net.accumulate(fu, &mut us);
+                    net.accumulate(ft, &mut them);
+                    let p = sigmoid(net.output(&us, &them, row.bucket as usize));
+                    let t = target(row, lambda);
+                    ((p - t) * (p - t)) as f64
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    total / rows.len() as f64
+}
+
+/// Adam's state.
+struct Adam {
+    m: Grads,
+    v: Grads,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, net: &mut FloatNet, g: &Grads, n: usize, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let scale = 1.0 / n.max(1) as f32;
+        for (p, g, m, v) in [
+            (&mut net.w1, &g.w1, &mut self.m.w1, &mut self.v.w1),
+            (&mut net.b1, &g.b1, &mut self.m.b1, &mut self.v.b1),
+            (&mut net.w2, &g.w2, &mut self.m.w2, &mut self.v.w2),
+            (&mut net.b2, &g.b2, &mut self.m.b2, &mut self.v.b2),
+        ] {
+            for i in 0..p.len() {
+                let gi = g[i] * scale;
+                m[i] = B1 * m[i] + (1.0 - B1) * gi;
+                v[i] = B2 * v[i] + (1.0 - B2) * gi * gi;
+                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + EPS);
+            }
+        }
+        net.clip();
+    }
+}
+
+/// Trains a net for `layout` on `data`; `each_epoch` sees every epoch's report and the net
+/// after it (to print and to checkpoint), and may stop the training by returning an error.
+pub fn train(
+    layout: &Layout,
+    data: &Dataset,
+    cfg: &TrainConfig,
+    mut each_epoch: impl FnMut(&EpochReport, &FloatNet) -> Result<(), String>,
+) -> Result<FloatNet, String> {
+    if data.is_empty() {
+        return Err("no positions to train on".into());
+    }
+    let mut net = FloatNet::new(layout, cfg.hidden, cfg.seed);
+    let mut rng = SmallRng::seed_from_u64(cfg.seed);
+    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+    order.shuffle(&mut rng);
+    let held = if data.len() >= 20 {
+        ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
+    } else {
+        0
+    };
+    let (validation, train_rows) = order.split_at(held);
+    let mut train_rows = train_rows.to_vec();
+    let mut adam = Adam {
+        m: Grads::zeros(&net),
+        v: Grads::zeros(&net),
+        t: 0,
+    };
+    let threads = rayon::current_num_threads().max(1);
+    for epoch in 1..=cfg.epochs {
+        let start = Instant::now();
+        train_rows.shuffle(&mut rng);
+        let mut loss = 0.0;
+        for batch in train_rows.chunks(cfg.batch.max(1)) {
+            let slice = batch.len().div_ceil(threads).max(64);
+            let g = batch
+                .par_chunks(slice)
+                .map(|rows| {
+                    let mut g = Grads::zeros(&net);
+                    backprop(&net, data, rows, cfg.lambda, &mut g);
+                    g
+                })
+                .reduce_with(Grads::add)
+                .expect("a batch has rows");
+            loss += g.loss;
+            adam.step(&mut net, &g, batch.len(), cfg.lr);
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: loss / train_rows.len().max(1) as f64,
+            validation_loss: (!validation.is_empty())
+                .then(|| mean_loss(&net, data, validation, cfg.lambda)),
+            positions_per_second: train_rows.len() as f64 / start.elapsed().as_secs_f64().max(1e-9),
+        };
+        each_epoch(&report, &net)?;
+    }
+    Ok(net)
+}

@@ -1,0 +1,108 @@
+//! The trainer on tiny data: a small net's loss goes down over the epochs, its quantised form
+//! evaluates within a tolerance of the float net, and the net file reads back.
+
+use std::sync::Arc;
+
+use chimera_engine::registry::builtin;
+use chimera_eval::VariantEval;
+use chimera_nnue::data;
+use chimera_nnue::datagen::{run, DatagenConfig};
+use chimera_nnue::features::Layout;
+use chimera_nnue::netfile::QuantNet;
+use chimera_nnue::train::{mean_loss, train, Dataset, TrainConfig};
+
+fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
+    let v = builtin(name).unwrap();
+    let dir = std::env::temp_dir().join(format!("chimera-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir
+        .join(format!("{name}.txt"))
+        .to_string_lossy()
+        .into_owned();
+    let _ = std::fs::remove_file(&path);
+    let cfg = DatagenConfig {
+        eval: Arc::new(VariantEval::new(&v)),
+        variant: v.clone(),
+        nodes: 400,
+        games,
+        // One thread: the games come in the same order every run, so does the training.
+        threads: 1,
+        random_plies: 8,
+        seed: 3,
+        max_plies: 120,
+        hash_mb: 1,
+    };
+    run(&cfg, &path, false).unwrap();
+    let (positions, _) = data::read_file(&path, &v).unwrap();
+    let layout = Layout::of(&v);
+    let d = Dataset::encode(&layout, &positions);
+    (layout, d)
+}
+
+#[test]
+fn a_tiny_net_learns_and_quantises_faithfully() {
+    let (layout, d) = tiny_data("chess", 6);
+    assert!(d.len() > 100, "{}", d.len());
+    let cfg = TrainConfig {
+        hidden: 32,
+        epochs: 12,
+        lr: 0.003,
+        batch: 64,
+        ..TrainConfig::default()
+    };
+    let mut losses = Vec::new();
+    let all: Vec<u32> = (0..d.len() as u32).collect();
+    let net = train(&layout, &d, &cfg, |r, _| {
+        losses.push(r.train_loss);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(losses.len(), 12);
+    assert!(
+        losses[11] < 0.7 * losses[0],
+        "the loss did not go down: {losses:?}"
+    );
+    let initial = chimera_nnue::network::FloatNet::new(&layout, 32, cfg.seed);
+    assert!(mean_loss(&net, &d, &all, cfg.lambda) < mean_loss(&initial, &d, &all, cfg.lambda));
+
+    let q = net.quantise("chess", &layout);
+    let q = QuantNet::from_bytes(&q.to_bytes()).unwrap();
+    q.check_layout("chess", &layout).unwrap();
+    // Rounding the first layer to 1/255 moves each hidden sum by a few thousandths, the
+    // output weights to 1/256 by less: a few centipawns on average, never far.
+    let (mut worst, mut total) = (0.0f32, 0.0f32);
+    for i in 0..d.len() {
+        let (us, them, bucket) = d.position(i);
+        let f = net.evaluate(us, them, bucket);
+        let n = q.evaluate_features(us, them, bucket) as f32;
+        worst = worst.max((f - n).abs());
+        total += (f - n).abs();
+        assert!(
+            (f - n).abs() <= 15.0 + 0.03 * f.abs(),
+            "position {i}: float {f}, quantised {n}"
+        );
+    }
+    let mean = total / d.len() as f32;
+    eprintln!("quantisation error: mean {mean:.2} cp, worst {worst:.2} cp");
+    assert!(mean < 5.0, "mean quantisation error {mean} cp");
+    // A net is refused for another variant's layout.
+    let capa = Layout::of(&builtin("capablanca").unwrap());
+    assert!(q.check_layout("capablanca", &capa).is_err());
+}
+
+#[test]
+fn variants_with_several_boards_and_turn_parts_train() {
+    for name in ["aliceguard", "seirawan"] {
+        let (layout, d) = tiny_data(name, 1);
+        let cfg = TrainConfig {
+            hidden: 16,
+            epochs: 2,
+            batch: 32,
+            ..TrainConfig::default()
+        };
+        let net = train(&layout, &d, &cfg, |_, _| Ok(())).unwrap();
+        let q = net.quantise(name, &layout);
+        assert_eq!(q.buckets, layout.buckets(), "{name}");
+        q.check_layout(name, &layout).unwrap();
+    }
+}
