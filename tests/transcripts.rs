@@ -617,8 +617,11 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
             assert_eq!(pieces, d.dialect.state.variant.pieces().len(), "{variant}");
         }
         if variant == "pawnvault" {
-            // Two holdings slots for the dragon and the castellan in hand.
-            assert!(out[0].contains(" 8x8+2_fairy "), "{out:?}");
+            // S-Chess gating for the castellan; holdings up to the dragon's slot (XBoard's
+            // PieceToNumber: the number of taking-part types before it), no man in the
+            // Pawn slot.
+            assert!(out[0].starts_with("setup (.NBRQPTDHOK."), "{out:?}");
+            assert!(out[0].contains(" 8x8+7_seirawan "), "{out:?}");
         }
     }
     talk(&mut d, &cap, &["new"]);

@@ -4,6 +4,7 @@
 //! `command` know nothing of the session; the session uses both.
 
 pub mod command;
+pub mod present;
 pub mod session;
 pub mod translate;
 
