@@ -170,6 +170,14 @@ pub fn betza_override(style: Style, letter: char, royal: bool) -> Option<&'stati
     }
 }
 
+/// Whether the King's `piece` line gets XBoard's castling atom (`isO2`). Not under
+/// `Reserve`: XBoard applies a two-leg move of a piece with `O` as castling, which would
+/// turn the Black King's out-and-back file choice into a king swap; without it XBoard still
+/// castles a king's two-square move by its own rule.
+pub fn king_castles_by_betza(style: Style) -> bool {
+    matches!(style, Style::Plain | Style::PawnGating)
+}
+
 /// The start FEN for `setup` in a style: under `Reserve` the waiting men are in the
 /// holdings and the reserve field (which XBoard cannot read) is left out.
 pub fn setup_fen(v: &Variant, style: Style, fen: &str) -> String {

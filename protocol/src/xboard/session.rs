@@ -456,7 +456,8 @@ impl Xboard {
     }
 
     fn usermove(&mut self, text: &str) {
-        let internal = self.wire_in(text);
+        // XBoard leaves its internal leg marker `;` on a two-leg move it read from a file.
+        let internal = self.wire_in(text.trim_end_matches(';'));
         let read = if present::style(&self.state.variant) == Style::Plain
             || (self.state.variant.turns().is_some() && internal.contains(','))
         {

@@ -182,7 +182,7 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
             None => xboard_betza(&p.betza),
         };
         if let Some(c) = &v.castling() {
-            if style != Style::Boards
+            if present::king_castles_by_betza(style)
                 && v.pieces()
                     .get(c.king.0 as usize)
                     .is_some_and(|k| k.letter == p.letter)
