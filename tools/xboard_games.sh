@@ -40,7 +40,7 @@ GAMES=(
     "pioneer-person|pioneer|tools/xboard/pioneer.pgn|-testLegality false"
     "alice|alice|-|-testLegality false"
     "alice-person|alice|tools/xboard/alice.pgn|-testLegality false"
-    "vanguard|vanguard|-|-testLegality false -rankOffset 1 -firstOptions RankBase=0 -secondOptions RankBase=0"
+    "vanguard|vanguard|-|-testLegality false -rankOffset 1 -firstOptions RankBase=0 -secondOptions RankBase=0 -searchDepth 3 -tc 5"
     "chess|normal|-|"
     "capablanca|capablanca|-|"
     "seirawan|seirawan|-|"
@@ -57,7 +57,8 @@ person_game() {
     local xvfb=$!
     sleep 1
     DISPLAY=":$n" "$XBOARD" -settingsFile "$dir/xboardrc" -saveSettingsFile "$dir/xboardrc" \
-        -fcp "$ENGINE xboard" -fd "$dir" -tc "$TC" -inc "$INC" -mode EditGame \
+        -fcp "$ENGINE xboard" -fd "$dir" -tc "$TC" -inc "$INC" -searchDepth "$DEPTH" \
+        -mode EditGame \
         -ponderNextMove false -popupExitMessage false -popupMoveErrors false \
         -debug -nameOfDebugFile "$dir/debug.txt" "$@" >"$dir/xboard.out" 2>&1 &
     local xb=$!
