@@ -635,7 +635,14 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
 #[test]
 fn xboard_setup_of_pawnvault_pioneer_and_alice() {
     let (mut d, cap) = xboard();
-    talk(&mut d, &cap, &["xboard", "protover 2"]);
+    let out = talk(&mut d, &cap, &["xboard", "protover 2"]);
+    let variants = out.iter().find(|l| l.contains("variants=")).unwrap();
+    assert!(
+        variants.contains(",pioneer,") && variants.contains(",alice,"),
+        "{variants}"
+    );
+    // Two reserve men: no XBoard move names two files.
+    assert!(!variants.contains("pioneer-two"), "{variants}");
     let setup = |d: &mut Driver<Xboard>, v: &str| {
         talk(d, &cap, &["new", &format!("variant {v}"), "ping 1"])
     };

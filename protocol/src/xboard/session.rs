@@ -167,11 +167,12 @@ impl Xboard {
             .names()
             .iter()
             // XBoard draws at most 16 files (D4): three 8x8 boards side by side do not fit.
+            // Two reserve men (`pioneer-two`) would need a choice naming two files, which
+            // XBoard has no move for (present.rs).
             .filter(|n| {
-                self.state
-                    .registry
-                    .get(n)
-                    .is_some_and(|v| v.geometry().display_files() <= 16)
+                self.state.registry.get(n).is_some_and(|v| {
+                    v.geometry().display_files() <= 16 && v.reserve().is_none_or(|r| r.count == 1)
+                })
             })
             .map(|n| xboard_name(n))
             .collect();
