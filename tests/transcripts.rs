@@ -768,6 +768,9 @@ fn xboard_wire_forms_of_gating_reserve_and_boards() {
             "usermove d5e5,e5e6",
             "usermove c7c5t",
             "usermove D@g4",
+            "setboard 4k3/P7/8/8/8/8/8/4K3[] w - - 0 1",
+            "lift a7",
+            "put a8",
             "ping 4",
         ],
     );
@@ -778,9 +781,12 @@ fn xboard_wire_forms_of_gating_reserve_and_boards() {
     assert_eq!(
         out,
         [
-            // e2e3/e2e4 may bring the castellan in: chosen like a promotion.
-            "highlight 8/8/8/8/4M3/4M3/8/8",
+            // e2e3/e2e4 may also bring the castellan in (typed e2e4t): plain squares.
+            "highlight 8/8/8/8/4Y3/4Y3/8/8",
             "Illegal move (enter it as d5e5,e5e6, so that the board follows): d5e6",
+            // The pawn's one promotion (to the hero): blue, and the engine's choice on `put`.
+            "highlight B7/8/8/8/8/8/8/8",
+            "choice H",
             "pong 4"
         ]
     );

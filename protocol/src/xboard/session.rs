@@ -22,10 +22,10 @@ use chimera_engine::{Color, Move, MoveError, Position};
 
 use crate::dialect::{Dialect, Flow};
 use crate::facts::ENGINE_NAME;
-use crate::highlight::highlight_line;
 use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
 use crate::wire::xboard_move_lines;
 use crate::xboard::command::XbCommand;
+use crate::xboard::highlight::{choice_line, highlight_line};
 use crate::xboard::present::{self, Style};
 use crate::xboard::translate::{cecp_text, decimal_ranks, setup_lines, shift_ranks, xboard_name};
 
@@ -98,6 +98,8 @@ pub struct Xboard {
     /// `put`): a lift where the lifted man was put continues his move (highlight.rs).
     lifted: Option<chimera_engine::Square>,
     put: Option<chimera_engine::Square>,
+    /// The square the lifted man was moved through, once the user continued from it.
+    via: Option<chimera_engine::Square>,
 }
 
 impl Xboard {
@@ -125,6 +127,7 @@ impl Xboard {
             over: false,
             lifted: None,
             put: None,
+            via: None,
         }
     }
 
@@ -738,11 +741,13 @@ impl Xboard {
                 self.put = None;
                 if let Some((from, s)) = via {
                     if let Some(line) = self.highlight(from, Some(s)) {
+                        self.via = Some(s);
                         self.out(&line);
                         return Flow::Continue;
                     }
                 }
                 self.lifted = square;
+                self.via = None;
                 if let Some(line) = square.and_then(|sq| self.highlight(sq, None)) {
                     self.out(&line);
                 }
@@ -750,6 +755,15 @@ impl Xboard {
             C::Put(sq) => {
                 let internal = self.wire_in(&decimal_ranks(sq.trim_end_matches(',')));
                 self.put = self.state.variant.geometry().parse_square(&internal);
+                // A square marked blue (one suffix only) waits for the engine's `choice`.
+                if let (Some(from), Some(to)) = (self.lifted, self.put) {
+                    let pos = &self.state.position;
+                    let style = present::style(pos.variant());
+                    let wire = move |p: &Position, m: Move| present::wire_move(p, style, m);
+                    if let Some(line) = choice_line(pos, from, self.via, to, &wire) {
+                        self.out(&line);
+                    }
+                }
             }
             C::Quit => {
                 self.state.stop_search();
