@@ -8,7 +8,8 @@
 //! Vanguard (16x16) under XBoard 4.9: XBoard cannot read back moves from rank 16 and does not
 //! know every multi-leg piece, so start it as
 //! `xboard -fcp "chimera xboard" -variant vanguard -rankOffset 1 -firstOptions RankBase=0
-//! -testLegality false -size 49`.
+//! -testLegality false -size 49`. Pawn Vault, Pioneer and Alice move in the forms of
+//! `present` both ways (README, "XBoard command lines for the seed games").
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

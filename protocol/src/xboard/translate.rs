@@ -168,7 +168,7 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
     let fen = present::setup_fen(v, style, v.start_fen());
     let holdings = match style {
         Style::Plain => holdings_slots(v) as usize,
-        _ => present::holdings_size(&table, hand_letters(&fen)),
+        _ => present::holdings_size(&table, present::hand_of(&fen)),
     };
     lines.push(format!(
         "setup ({table}) {}x{}+{holdings}_{template} {}",
@@ -194,15 +194,6 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
         lines.push(format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
     }
     lines
-}
-
-/// The letters in the holdings field of `fen`.
-fn hand_letters(fen: &str) -> Vec<char> {
-    fen.split_whitespace()
-        .next()
-        .and_then(|b| b.split_once('['))
-        .map(|(_, h)| h.chars().take_while(|&c| c != ']').collect())
-        .unwrap_or_default()
 }
 
 /// A FEN for the wire: only the e.p. field holds squares.
