@@ -7,6 +7,7 @@ use chimera_engine::Position;
 use chimera_protocol::driver::Driver;
 use chimera_protocol::state::{Capture, Output};
 use chimera_protocol::uci::Uci;
+use chimera_protocol::xboard::present;
 use chimera_protocol::xboard::translate::{shift_ranks, xboard_knows};
 use chimera_protocol::xboard::Xboard;
 
@@ -558,9 +559,16 @@ fn xboard_plays_the_seed_variants_without_illegal_moves() {
                 );
                 break;
             };
+            // The wire forms of present.rs (Pioneer's choice `g1g4,g4g1`, entries `g1f3m`)
+            // first, then Chimera's own notation.
             let mv = mv.as_str();
-            pos.try_play(mv)
+            let parsed = match present::match_wire(&pos, present::style(&v), mv) {
+                Some(m) => Ok(m),
+                None => pos.clone().parse_move(mv),
+            };
+            let m = parsed
                 .unwrap_or_else(|e| panic!("{variant}: engine played {mv}: {e} in {}", pos.fen()));
+            pos.make_move(m);
             plies += 1;
         }
         assert!(plies >= 20, "{variant}: only {plies} plies");

@@ -617,11 +617,234 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
             assert_eq!(pieces, d.dialect.state.variant.pieces().len(), "{variant}");
         }
         if variant == "pawnvault" {
-            // Two holdings slots for the dragon and the castellan in hand.
-            assert!(out[0].contains(" 8x8+2_fairy "), "{out:?}");
+            // S-Chess gating for the castellan; holdings up to the dragon's slot (XBoard's
+            // PieceToNumber: the number of taking-part types before it), no man in the
+            // Pawn slot.
+            assert!(out[0].starts_with("setup (.NBRQPTDHOK."), "{out:?}");
+            assert!(out[0].contains(" 8x8+7_seirawan "), "{out:?}");
         }
     }
     talk(&mut d, &cap, &["new"]);
     assert_eq!(d.dialect.state.variant.name(), "chess");
     assert_eq!(d.dialect.state.position.fen(), chess_after(&[]).fen());
+}
+
+/// The setup of the three seed games XBoard cannot play by its own rules, as XBoard 4.9 needs
+/// it (README, "XBoard"): holdings that hold every man in hand, a parent whose move code
+/// applies the moves, no man in XBoard's Pawn slot where its Pawn code would interfere.
+#[test]
+fn xboard_setup_of_pawnvault_pioneer_and_alice() {
+    let (mut d, cap) = xboard();
+    let out = talk(&mut d, &cap, &["xboard", "protover 2"]);
+    let variants = out.iter().find(|l| l.contains("variants=")).unwrap();
+    assert!(
+        variants.contains(",pioneer,") && variants.contains(",alice,"),
+        "{variants}"
+    );
+    // Two reserve men: no XBoard move names two files.
+    assert!(!variants.contains("pioneer-two"), "{variants}");
+    let setup = |d: &mut Driver<Xboard>, v: &str| {
+        talk(d, &cap, &["new", &format!("variant {v}"), "ping 1"])
+    };
+    let out = setup(&mut d, "pawnvault");
+    assert_eq!(
+        out[0],
+        "setup (.NBRQPTDHOK.nbrqptdhok) 8x8+7_seirawan \
+         rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[DTdt] w KQkq - 0 1"
+    );
+    let out = setup(&mut d, "pioneer");
+    assert_eq!(
+        out[0],
+        "setup (PNBRQ.....M..........Kpnbrq.....m..........k) 8x8+6_seirawan \
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Mm] w KQkq - 0 1"
+    );
+    // The King without XBoard's castling atom (castling stays XBoard's own two-step rule).
+    assert!(out.contains(&"piece K& K".to_string()), "{out:?}");
+    let out = setup(&mut d, "alice");
+    assert!(
+        out[0].starts_with("setup (.NBRQPK.nbrqpk) 16x8+0_fairy "),
+        "{out:?}"
+    );
+    assert!(out.contains(&"piece K& KiK".to_string()), "{out:?}");
+    assert!(out.contains(&"piece R& RO".to_string()), "{out:?}");
+    // XBoard's own FEN back (second engine): holdings, S-Chess virginity letters, `Ee`.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "new",
+            "variant pioneer",
+            "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Mm] w KQBCDFGkqbcdfg - 0 1",
+            "new",
+            "variant alice",
+            "setboard rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w Ee - 0 1",
+            "new",
+            "variant pawnvault",
+            "setboard rnbqkbnr/popopopo/8/8/8/8/POPOPOPO/RNBQKBNR[TDtd] w KQkq - 0 1",
+            "ping 2",
+        ],
+    );
+    assert!(!out.iter().any(|l| l.contains("rror")), "{out:?}");
+    assert_eq!(
+        d.dialect.state.position.fen(),
+        Position::startpos(&Registry::new().get("pawnvault").unwrap()).fen()
+    );
+}
+
+/// Each wire form goes out as XBoard applies it and is read back in both ways XBoard relays
+/// it; a plain form XBoard would apply differently is refused with the form to use.
+#[test]
+fn xboard_wire_forms_of_gating_reserve_and_boards() {
+    let (mut d, cap) = xboard();
+    talk(&mut d, &cap, &["xboard", "protover 2"]);
+    // Pioneer: the choice of file as the man there going out and back (Black's relayed in
+    // XBoard's other form), the entry as gating; the plain form of an entry is refused.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "new",
+            "variant pioneer",
+            "force",
+            "usermove g1g4,g4g1",
+            "usermove e8e8,e5d8",
+            "usermove g1f3",
+            "usermove g1f3m",
+            "usermove g8f6",
+            "usermove e2e4",
+            "usermove e7e5",
+            "usermove f1c4",
+            "usermove f8c5",
+            "usermove d2d3",
+            "usermove e8g8m",
+            "ping 3",
+        ],
+    );
+    let replies: Vec<&String> = out
+        .iter()
+        .filter(|l| !l.starts_with("setup") && !l.starts_with("piece"))
+        .collect();
+    assert_eq!(
+        replies,
+        [
+            "Illegal move (the reserve man enters with this move; enter it as g1f3m): g1f3",
+            "pong 3"
+        ]
+    );
+    assert!(
+        d.dialect.state.position.fen().ends_with("{-}"),
+        "both men entered"
+    );
+    // The engine's own choice goes out as two legs, one `move` line each.
+    let mut out = talk(&mut d, &cap, &["new", "variant pioneer", "sd 1", "go"]);
+    until(&cap, &mut out, |l| {
+        l.starts_with("move ") && !l.ends_with(',')
+    });
+    let mv = xboard_move(&out).unwrap();
+    let legs: Vec<&str> = mv.split(',').collect();
+    assert_eq!(legs.len(), 2, "{mv}");
+    assert_eq!(&legs[0][..2], &legs[1][2..4], "out and back: {mv}");
+    assert!(legs[0].ends_with('4'), "White's man goes to rank 4: {mv}");
+
+    // Pawn Vault: en passant through the victim's square; the plain form is refused.
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "variant pawnvault",
+            "force",
+            "lift e2",
+            "usermove c2c4",
+            "usermove g8f6",
+            "usermove g1f3",
+            "usermove f6d5",
+            "usermove c4d5",
+            "usermove e7e5",
+            "usermove d5e6",
+            "usermove d5e5,e5e6",
+            "usermove c7c5t",
+            "usermove D@g4",
+            "setboard 4k3/P7/8/8/8/8/8/4K3[] w - - 0 1",
+            "lift a7",
+            "put a8",
+            "ping 4",
+        ],
+    );
+    let out: Vec<&String> = out
+        .iter()
+        .filter(|l| !l.starts_with("setup") && !l.starts_with("piece") && !l.starts_with("feature"))
+        .collect();
+    assert_eq!(
+        out,
+        [
+            // e2e3/e2e4 may also bring the castellan in (typed e2e4t): plain squares.
+            "highlight 8/8/8/8/4Y3/4Y3/8/8",
+            "Illegal move (enter it as d5e5,e5e6, so that the board follows): d5e6",
+            // The pawn's one promotion (to the hero): blue, and the engine's choice on `put`.
+            "highlight B7/8/8/8/8/8/8/8",
+            "choice H",
+            "pong 4"
+        ]
+    );
+
+    // Alice: a capture and castling through a square, read back in both relay forms, a king
+    // step across boards, and the highlight that leads a person through the legs.
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "variant alice",
+            "force",
+            "usermove e2m4",
+            "usermove d7l5",
+            "lift m4",
+            "put l5",
+            "lift l5",
+            "usermove m4d5",
+            "usermove m4l5,l5d5",
+            "usermove g8n6",
+            "usermove g1n3",
+            "usermove g7o6",
+            "usermove g2o3",
+            "usermove f8o7",
+            "usermove f1o2",
+            "usermove h8n8,e8o8",
+            "lift h1",
+            "put e1",
+            "lift e1",
+            "usermove e1o1",
+            "usermove h1n1,e1o1",
+            "usermove o8h8",
+            "ping 5",
+        ],
+    );
+    let out: Vec<&String> = out
+        .iter()
+        .filter(|l| !l.starts_with("setup") && !l.starts_with("piece") && !l.starts_with("feature"))
+        .collect();
+    assert_eq!(
+        out,
+        [
+            // From m4: straight on (crossing to e5 of board A) or through the victim on l5.
+            "highlight 16/16/16/4Y6C4/16/16/16/16",
+            // Through l5: the capture lands on d5 of board A.
+            "highlight 16/16/16/3R12/16/16/16/16",
+            "Illegal move (enter it as m4l5,l5d5, so that the board follows): m4d5",
+            "highlight 16/16/16/16/16/16/16/4C8YY1",
+            "highlight 16/16/16/16/16/16/16/13Y2",
+            "Illegal move (enter it as h1n1,e1o1, so that the board follows): e1o1",
+            "pong 5"
+        ]
+    );
+    let fen = d.dialect.state.position.fen();
+    // Black's king stepped from o8 across to h8 (the rook he castled with is on n8).
+    assert!(fen.starts_with("rnbq3k5r2/"), "{fen}");
 }

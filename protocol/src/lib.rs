@@ -1,15 +1,14 @@
 //! Chimera's GUI protocols: the UCI (`uci`) and XBoard (`xboard`) dialects. Both are a
 //! [`dialect::Dialect`] run on one engine state (`state`); a session on standard input and
 //! output (`stdio`) picks the dialect and feeds it the lines the input thread reads (`input`),
-//! and tests feed it in-process through `driver`. Both write moves through `wire`, highlights
-//! through `highlight`, what a search found through `report` (which the command-line tools of
+//! and tests feed it in-process through `driver`. Both write moves through `wire`
+//! (XBoard's highlights are its own, `xboard::highlight`), what a search found through `report` (which the command-line tools of
 //! `chimera-cli` write too), and tell the GUI the same engine and variant facts (`facts`).
 //! Matches between engines are the `chimera-matchplay` crate's.
 
 pub mod dialect;
 pub mod driver;
 pub mod facts;
-pub mod highlight;
 pub mod input;
 pub mod report;
 pub mod state;

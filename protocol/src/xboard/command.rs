@@ -68,6 +68,8 @@ pub enum XbCommand {
     Exclude(bool, String),
     /// `lift SQ`: the user picked up the man on SQ (answered with `highlight`).
     Lift(String),
+    /// `put SQ`: the user put the lifted man on SQ (a trailing comma: another leg follows).
+    Put(String),
     /// `quit`
     Quit,
     /// Commands that carry information only (`name`, `computer`, `accepted`, ...).
@@ -154,10 +156,10 @@ impl FromStr for XbCommand {
                 Exclude(cmd == "exclude", first.ok_or("missing move")?.to_string())
             }
             "lift" => Lift(first.ok_or("missing square")?.to_string()),
+            "put" => Put(first.ok_or("missing square")?.to_string()),
             "quit" => Quit,
             "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics"
-            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "put" | "hover"
-            | "" => Ignored,
+            | "draw" | "nps" | "egtpath" | "white" | "black" | "setscore" | "hover" | "" => Ignored,
             _ => return Err(format!("Error (unknown command): {cmd}")),
         })
     }

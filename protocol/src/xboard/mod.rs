@@ -1,9 +1,12 @@
-//! XBoard (CECP version 2), in its three jobs: translating Chimera's variants and squares into
-//! XBoard's terms (`translate`), reading XBoard's commands (`command`), and running the
-//! session on the shared engine state (`session`, the [`Xboard`] dialect). `translate` and
-//! `command` know nothing of the session; the session uses both.
+//! XBoard (CECP version 2), in its jobs: translating Chimera's variants and squares into
+//! XBoard's terms (`translate`), the forms in which the games XBoard cannot apply by its own
+//! rules are shown to it (`present`), answering a user's piece handling (`highlight`),
+//! reading XBoard's commands (`command`), and running the session on the shared engine state
+//! (`session`, the [`Xboard`] dialect). Only the session knows the session.
 
 pub mod command;
+pub mod highlight;
+pub mod present;
 pub mod session;
 pub mod translate;
 

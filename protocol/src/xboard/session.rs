@@ -8,7 +8,8 @@
 //! Vanguard (16x16) under XBoard 4.9: XBoard cannot read back moves from rank 16 and does not
 //! know every multi-leg piece, so start it as
 //! `xboard -fcp "chimera xboard" -variant vanguard -rankOffset 1 -firstOptions RankBase=0
-//! -testLegality false -size 49`.
+//! -testLegality false -size 49`. Pawn Vault, Pioneer and Alice move in the forms of
+//! `present` both ways (README, "XBoard command lines for the seed games").
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,10 +23,11 @@ use chimera_engine::{Color, Move, MoveError, Position};
 
 use crate::dialect::{Dialect, Flow};
 use crate::facts::ENGINE_NAME;
-use crate::highlight::highlight_line;
 use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
 use crate::wire::xboard_move_lines;
 use crate::xboard::command::XbCommand;
+use crate::xboard::highlight::{choice_line, highlight_line};
+use crate::xboard::present::{self, Style};
 use crate::xboard::translate::{cecp_text, decimal_ranks, setup_lines, shift_ranks, xboard_name};
 
 /// The time per move when the GUI has set no time control and no depth.
@@ -93,6 +95,12 @@ pub struct Xboard {
     queue: VecDeque<String>,
     /// The game was declared over: no searching until `new` or a new position.
     over: bool,
+    /// The square of the man the user last lifted, and where he last put a man (`lift`,
+    /// `put`): a lift where the lifted man was put continues his move (highlight.rs).
+    lifted: Option<chimera_engine::Square>,
+    put: Option<chimera_engine::Square>,
+    /// The square the lifted man was moved through, once the user continued from it.
+    via: Option<chimera_engine::Square>,
 }
 
 impl Xboard {
@@ -118,6 +126,9 @@ impl Xboard {
             rank_base: 1,
             queue: VecDeque::new(),
             over: false,
+            lifted: None,
+            put: None,
+            via: None,
         }
     }
 
@@ -160,11 +171,12 @@ impl Xboard {
             .names()
             .iter()
             // XBoard draws at most 16 files (D4): three 8x8 boards side by side do not fit.
+            // Two reserve men (`pioneer-two`) would need a choice naming two files, which
+            // XBoard has no move for (present.rs).
             .filter(|n| {
-                self.state
-                    .registry
-                    .get(n)
-                    .is_some_and(|v| v.geometry().display_files() <= 16)
+                self.state.registry.get(n).is_some_and(|v| {
+                    v.geometry().display_files() <= 16 && v.reserve().is_none_or(|r| r.count == 1)
+                })
             })
             .map(|n| xboard_name(n))
             .collect();
@@ -200,6 +212,19 @@ impl Xboard {
         for line in setup_lines(&self.state.variant, self.rank_shift()) {
             self.out(&line);
         }
+    }
+
+    /// The `highlight` line for the man on `from` (moved through `via`, if given), judged by
+    /// the wire forms of this variant's presentation.
+    fn highlight(
+        &self,
+        from: chimera_engine::Square,
+        via: Option<chimera_engine::Square>,
+    ) -> Option<String> {
+        let pos = &self.state.position;
+        let style = present::style(pos.variant());
+        let wire = move |p: &Position, m: Move| present::wire_move(p, style, m);
+        highlight_line(pos, from, via, &wire)
     }
 
     /// Stops the running search and drops its result.
@@ -356,7 +381,11 @@ impl Xboard {
         if !root.is_legal(predicted) {
             return;
         }
-        let text = self.wire_out(&root.move_text(predicted));
+        let text = self.wire_out(&present::wire_move(
+            &root,
+            present::style(root.variant()),
+            predicted,
+        ));
         root.make_move(predicted);
         if root.clone().outcome().is_some() {
             return;
@@ -416,11 +445,38 @@ impl Xboard {
         }
     }
 
+    /// The move `internal` names: first as one of the wire forms of this variant's
+    /// presentation (present.rs), then in Chimera's notation, where a plain form that XBoard
+    /// would apply differently from the rules is refused with the form to use.
+    fn read_move(&self, internal: &str) -> Result<Move, MoveError> {
+        let pos = &self.state.position;
+        let style = present::style(pos.variant());
+        if let Some(mv) = present::match_wire(pos, style, internal) {
+            return Ok(mv);
+        }
+        let mv = pos.clone().parse_move(internal)?;
+        match present::plain_form_refusal(pos, style, mv) {
+            Some(why) => Err(MoveError::Illegal(why)),
+            None => Ok(mv),
+        }
+    }
+
     fn usermove(&mut self, text: &str) {
-        let internal = self.wire_in(text);
+        // XBoard leaves its internal leg marker `;` on a two-leg move it read from a file.
+        let internal = self.wire_in(text.trim_end_matches(';'));
+        let read = if present::style(&self.state.variant) == Style::Plain
+            || (self.state.variant.turns().is_some() && internal.contains(','))
+        {
+            None
+        } else {
+            Some(self.read_move(&internal))
+        };
         if let Some(ponder) = self.pondering.take() {
-            let mut pos = self.state.position.clone();
-            match pos.parse_move(&internal) {
+            let mv = match &read {
+                Some(r) => r.clone(),
+                None => self.state.position.clone().parse_move(&internal),
+            };
+            match mv {
                 Ok(mv) if mv == ponder.predicted && !self.force => {
                     return self.ponder_hit(mv, ponder);
                 }
@@ -428,7 +484,15 @@ impl Xboard {
                 _ => self.abandon(),
             }
         }
-        match self.state.play(&internal) {
+        let played = match read {
+            Some(Ok(mv)) => {
+                self.state.position.make_move(mv);
+                Ok(mv)
+            }
+            Some(Err(e)) => Err(e),
+            None => self.state.play(&internal),
+        };
+        match played {
             Ok(_) => {
                 self.fresh = false;
                 self.position_changed();
@@ -443,6 +507,11 @@ impl Xboard {
                 self.flip_side();
             }
             Err(MoveError::Syntax(_)) => self.out(&format!("Illegal move (malformed): {text}")),
+            Err(MoveError::Illegal(why))
+                if why.starts_with("enter it") || why.starts_with("the reserve") =>
+            {
+                self.out(&format!("Illegal move ({why}): {text}"))
+            }
             Err(MoveError::Illegal(_)) => self.out(&format!("Illegal move: {text}")),
         }
     }
@@ -547,7 +616,8 @@ impl Xboard {
                 }
             }
             C::SetBoard(fen) => {
-                let fen = self.fen_in(&fen);
+                let v = &self.state.variant;
+                let fen = present::fen_from_wire(v, present::style(v), &self.fen_in(&fen));
                 self.abandon();
                 match self.state.set_position(Some(&fen), &[]) {
                     Ok(oddities) => {
@@ -651,7 +721,8 @@ impl Xboard {
             C::Hint => {
                 if let Some((hash, mv)) = self.hint {
                     if hash == self.state.position.hash() {
-                        let text = self.state.position.move_text(mv);
+                        let pos = &self.state.position;
+                        let text = present::wire_move(pos, present::style(pos.variant()), mv);
                         self.out(&format!("Hint: {}", self.wire_out(&text)));
                     }
                 }
@@ -664,8 +735,37 @@ impl Xboard {
             C::Lift(sq) => {
                 let internal = self.wire_in(&decimal_ranks(&sq));
                 let square = self.state.variant.geometry().parse_square(&internal);
-                if let Some(line) = square.and_then(|sq| highlight_line(&self.state.position, sq)) {
+                // A lift on the square the last lifted man was just put on continues
+                // that man's move through it (XBoard's cyan leg squares).
+                let via = match (self.lifted, square) {
+                    (Some(from), Some(s)) if self.put == Some(s) && from != s => Some((from, s)),
+                    _ => None,
+                };
+                self.put = None;
+                if let Some((from, s)) = via {
+                    if let Some(line) = self.highlight(from, Some(s)) {
+                        self.via = Some(s);
+                        self.out(&line);
+                        return Flow::Continue;
+                    }
+                }
+                self.lifted = square;
+                self.via = None;
+                if let Some(line) = square.and_then(|sq| self.highlight(sq, None)) {
                     self.out(&line);
+                }
+            }
+            C::Put(sq) => {
+                let internal = self.wire_in(&decimal_ranks(sq.trim_end_matches(',')));
+                self.put = self.state.variant.geometry().parse_square(&internal);
+                // A square marked blue (one suffix only) waits for the engine's `choice`.
+                if let (Some(from), Some(to)) = (self.lifted, self.put) {
+                    let pos = &self.state.position;
+                    let style = present::style(pos.variant());
+                    let wire = move |p: &Position, m: Move| present::wire_move(p, style, m);
+                    if let Some(line) = choice_line(pos, from, self.via, to, &wire) {
+                        self.out(&line);
+                    }
                 }
             }
             C::Quit => {
@@ -725,6 +825,7 @@ impl Xboard {
                 | C::St(_)
                 | C::Sd(_)
                 | C::Lift(_)
+                | C::Put(_)
                 | C::MoveNow
                 | C::Ignored
         )
@@ -800,7 +901,7 @@ impl Xboard {
             self.claim_if_over();
             return;
         }
-        let text = root.move_text(best);
+        let text = present::wire_move(root, present::style(root.variant()), best);
         self.state.position.make_move(best);
         self.fresh = false;
         self.position_changed();

@@ -6,6 +6,7 @@
 use chimera_engine::Variant;
 
 use crate::facts::holdings_slots;
+use crate::xboard::present::{self, Style};
 
 /// Names XBoard takes as its own variants (PROTOCOLS.md §5.1): a variant whose name matches is
 /// played by XBoard's rules, so `setup` is sent only for the others.
@@ -152,27 +153,39 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
     if xboard_knows(v.name()) {
         return lines;
     }
-    let table = v
-        .piece_to_char_table()
-        .map_or_else(|| piece_to_char(v), str::to_string);
-    let template = if v.template().is_empty() {
-        "fairy"
+    let style = present::style(v);
+    let table = if matches!(style, Style::PawnGating | Style::Boards) {
+        present::pawnless_table(v)
     } else {
-        v.template()
+        v.piece_to_char_table()
+            .map_or_else(|| piece_to_char(v), str::to_string)
+    };
+    let template = match present::parent(style) {
+        Some(p) => p,
+        None if v.template().is_empty() => "fairy",
+        None => v.template(),
+    };
+    let fen = present::setup_fen(v, style, v.start_fen());
+    let holdings = match style {
+        Style::Plain => holdings_slots(v) as usize,
+        _ => present::holdings_size(&table, present::hand_of(&fen)),
     };
     lines.push(format!(
-        "setup ({table}) {}x{}+{}_{template} {}",
+        "setup ({table}) {}x{}+{holdings}_{template} {}",
         v.geometry().display_files(),
         v.geometry().ranks,
-        holdings_slots(v),
-        wire_fen(v.start_fen(), rank_shift)
+        wire_fen(&fen, rank_shift)
     ));
     for p in v.pieces() {
-        let mut betza = xboard_betza(&p.betza);
+        let mut betza = match present::betza_override(style, p.letter, p.royal) {
+            Some(b) => b.to_string(),
+            None => xboard_betza(&p.betza),
+        };
         if let Some(c) = &v.castling() {
-            if v.pieces()
-                .get(c.king.0 as usize)
-                .is_some_and(|k| k.letter == p.letter)
+            if present::king_castles_by_betza(style)
+                && v.pieces()
+                    .get(c.king.0 as usize)
+                    .is_some_and(|k| k.letter == p.letter)
             {
                 let reach = c.kingside_file.abs_diff(c.king_file);
                 betza.push_str(&format!("isO{reach}"));
