@@ -4,13 +4,12 @@
 //! variant are refused with an error line and the hand-made evaluation plays on, and an empty
 //! value goes back to it.
 
-use chimera_engine::registry::{builtin, Registry};
+mod session;
+use session::{talk, uci, xboard};
+
+use chimera_engine::registry::builtin;
 use chimera_nnue::features::Layout;
 use chimera_nnue::netfile::{QuantNet, QA, QB, SCALE};
-use chimera_protocol::driver::Driver;
-use chimera_protocol::state::{Capture, Output};
-use chimera_protocol::uci::Uci;
-use chimera_protocol::xboard::Xboard;
 
 /// A net for `name` that scores every position `cp` for the side to move (a multiple of 5,
 /// so that the output bias is a whole number: QA x QB / SCALE = 163.2).
@@ -38,17 +37,6 @@ fn constant_net(name: &str, cp: i32, file: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
-fn talk<D: chimera_protocol::dialect::Dialect>(
-    d: &mut Driver<D>,
-    cap: &Capture,
-    lines: &[&str],
-) -> Vec<String> {
-    for l in lines {
-        d.feed(l);
-    }
-    cap.take()
-}
-
 fn scores(lines: &[String]) -> Vec<String> {
     lines
         .iter()
@@ -60,8 +48,7 @@ fn scores(lines: &[String]) -> Vec<String> {
 #[test]
 fn uci_evalfile_loads_refuses_and_falls_back() {
     let net = constant_net("chess", 775, "uci-chess.nnue");
-    let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Uci::new);
+    let (mut d, cap) = uci();
     let lines = talk(&mut d, &cap, &["uci", "isready"]);
     assert!(
         lines
@@ -155,8 +142,7 @@ fn uci_evalfile_loads_refuses_and_falls_back() {
 #[test]
 fn xboard_option_evalfile_loads_a_net() {
     let net = constant_net("chess", 775, "xboard-chess.nnue");
-    let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Xboard::new);
+    let (mut d, cap) = xboard();
     let lines = talk(&mut d, &cap, &["xboard", "protover 2"]);
     assert!(
         lines.iter().any(|l| l.contains("option=\"EvalFile -file")),

@@ -3,15 +3,14 @@
 //! and depths beyond any use, files that never end. Each gets a clear error in the protocol's own
 //! form (or is taken within bounds, with a note), and the engine carries on answering.
 
+mod session;
+use session::{uci, xboard};
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use chimera_engine::registry::Registry;
-use chimera_protocol::driver::Driver;
 use chimera_protocol::input::MAX_LINE_BYTES;
-use chimera_protocol::state::{Capture, Output, DEFAULT_HASH_MB, MAX_THREADS};
-use chimera_protocol::uci::Uci;
-use chimera_protocol::xboard::Xboard;
+use chimera_protocol::state::{DEFAULT_HASH_MB, MAX_THREADS};
 
 const CHIMERA: &str = env!("CARGO_BIN_EXE_chimera");
 
@@ -37,11 +36,6 @@ fn run(args: &[&str], input: &[u8]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn uci() -> (Driver<Uci>, Capture) {
-    let (out, cap) = Output::capture();
-    (Driver::new(Registry::new(), out, Uci::new), cap)
 }
 
 #[test]
@@ -163,8 +157,7 @@ fn a_table_the_machine_cannot_give_is_an_error_and_the_old_one_stays() {
 
 #[test]
 fn xboard_memory_beyond_the_machine_is_an_error() {
-    let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Xboard::new);
+    let (mut d, cap) = xboard();
     d.feed("xboard");
     d.feed("memory 99999999");
     d.feed("ping 1");
@@ -328,8 +321,7 @@ fn impossible_positions_are_errors_and_odd_ones_warnings() {
     );
     let board = hawks.split(' ').next().unwrap();
     assert!(d.dialect.state.position.fen().starts_with(board));
-    let (out, cap) = Output::capture();
-    let mut d = Driver::new(Registry::new(), out, Xboard::new);
+    let (mut d, cap) = xboard();
     d.feed("xboard");
     d.feed("variant seirawan");
     cap.take();

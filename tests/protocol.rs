@@ -2,36 +2,13 @@
 //! in-process through `input::Driver`, with the engine's lines captured and checked. Searches
 //! are bounded by depth or stopped explicitly, so nothing depends on timing.
 
+mod session;
+use session::{talk, uci, xboard};
+
 use chimera_engine::registry::Registry;
 use chimera_engine::Position;
-use chimera_protocol::driver::Driver;
-use chimera_protocol::state::{Capture, Output};
-use chimera_protocol::uci::Uci;
 use chimera_protocol::xboard::present;
 use chimera_protocol::xboard::translate::{shift_ranks, xboard_knows};
-use chimera_protocol::xboard::Xboard;
-
-fn uci() -> (Driver<Uci>, Capture) {
-    let (out, cap) = Output::capture();
-    (Driver::new(Registry::new(), out, Uci::new), cap)
-}
-
-fn xboard() -> (Driver<Xboard>, Capture) {
-    let (out, cap) = Output::capture();
-    (Driver::new(Registry::new(), out, Xboard::new), cap)
-}
-
-/// Feeds every line, then returns what the engine wrote.
-fn talk<D: chimera_protocol::dialect::Dialect>(
-    d: &mut Driver<D>,
-    cap: &Capture,
-    lines: &[&str],
-) -> Vec<String> {
-    for l in lines {
-        d.feed(l);
-    }
-    cap.take()
-}
 
 /// The engine's move in XBoard output: a multi-leg move comes one leg per `move` line, every
 /// leg but the last ending with a comma, and is joined back into one token here.

@@ -7,34 +7,18 @@
 //! the background (analysis, pondering), the test waits for the lines it needs, with a
 //! generous time limit.
 
+mod session;
+use session::{talk, uci, xboard};
+
 use std::time::{Duration, Instant};
 
 use chimera_engine::registry::Registry;
 use chimera_engine::Position;
-use chimera_protocol::dialect::Dialect;
 use chimera_protocol::driver::Driver;
-use chimera_protocol::state::{Capture, Output};
-use chimera_protocol::uci::Uci;
+use chimera_protocol::state::Capture;
 use chimera_protocol::wire::xboard_move_lines;
 use chimera_protocol::xboard::translate::{cecp_text, xboard_betza};
 use chimera_protocol::xboard::Xboard;
-
-fn uci() -> (Driver<Uci>, Capture) {
-    let (out, cap) = Output::capture();
-    (Driver::new(Registry::new(), out, Uci::new), cap)
-}
-
-fn xboard() -> (Driver<Xboard>, Capture) {
-    let (out, cap) = Output::capture();
-    (Driver::new(Registry::new(), out, Xboard::new), cap)
-}
-
-fn talk<D: Dialect>(d: &mut Driver<D>, cap: &Capture, lines: &[&str]) -> Vec<String> {
-    for l in lines {
-        d.feed(l);
-    }
-    cap.take()
-}
 
 /// Collects output until a line satisfies `want` (searches running in the background write
 /// on their own thread); panics after 20 s.
