@@ -26,6 +26,8 @@
 
 use chimera_engine::{Color, Move, MoveKind, Position, Square, Variant};
 
+use crate::xboard::translate::slot_table;
+
 /// The kind of presentation a variant needs under XBoard.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -72,11 +74,7 @@ pub fn needs_legality_off(style: Style) -> bool {
 /// the Ferz and Alfil slots (pawn-shaped images), a bishop-knight the Archbishop's, a
 /// rook-knight the Chancellor's, the other usual letters their own, the rest the free slots.
 pub fn pawnless_table(v: &Variant) -> String {
-    const SLOTS: usize = 22;
     const USUAL: &[(char, usize)] = &[('N', 1), ('B', 2), ('R', 3), ('Q', 4), ('M', 10)];
-    let mut slots = ['.'; SLOTS];
-    let mut king = 'K';
-    let mut rest = Vec::new();
     let mut pawn_slots = vec![5usize, 6, 9].into_iter();
     let pawns = v.pawn_like();
     // The pawn first (the most pawn-like image), then men that start in the hand, so that
@@ -87,14 +85,13 @@ pub fn pawnless_table(v: &Variant) -> String {
         let l = v.pieces()[i].letter.to_ascii_uppercase();
         (l != 'P', !hand.contains(&l))
     });
-    for i in order {
+    let letters = order.into_iter().map(|i| {
         let p = &v.pieces()[i];
         let l = p.letter.to_ascii_uppercase();
-        if p.royal && l == 'K' {
-            king = l;
-            continue;
-        }
-        let wanted = if i < 32 && pawns & (1 << i) != 0 {
+        let is_king = p.royal && l == 'K';
+        let wanted = if is_king {
+            None
+        } else if i < 32 && pawns & (1 << i) != 0 {
             pawn_slots.next()
         } else {
             match p.betza.as_str() {
@@ -103,26 +100,10 @@ pub fn pawnless_table(v: &Variant) -> String {
                 _ => USUAL.iter().find(|(c, _)| *c == l).map(|&(_, s)| s),
             }
         };
-        match wanted {
-            Some(s) if slots[s] == '.' => slots[s] = l,
-            _ => rest.push(l),
-        }
-    }
-    let mut free = (1..SLOTS)
-        .filter(|&s| slots[s] == '.')
-        .collect::<Vec<_>>()
-        .into_iter();
-    for l in rest {
-        if let Some(s) = free.next() {
-            slots[s] = l;
-        }
-    }
-    let last = slots.iter().rposition(|&c| c != '.').unwrap_or(0);
-    let white: String = slots[..=last]
-        .iter()
-        .chain(std::iter::once(&king))
-        .collect();
-    format!("{white}{}", white.to_ascii_lowercase())
+        (l, wanted, is_king)
+    });
+    // Slot 0 is XBoard's Pawn, left empty on purpose.
+    slot_table(22, 1, letters, true)
 }
 
 /// The upper-case letters in the holdings field of `fen`.

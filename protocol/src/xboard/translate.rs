@@ -208,7 +208,6 @@ fn wire_fen(fen: &str, rank_shift: i32) -> String {
 /// A piece-to-char table for XBoard (PROTOCOLS.md §5.2): the usual letters keep their images'
 /// slots, other pieces take the free slots in order, the King's letter comes last.
 fn piece_to_char(v: &Variant) -> String {
-    const SLOTS: usize = 21;
     const USUAL: &[(char, usize)] = &[
         ('P', 0),
         ('N', 1),
@@ -222,29 +221,46 @@ fn piece_to_char(v: &Variant) -> String {
         ('W', 9),
         ('M', 10),
     ];
-    let mut slots = ['.'; SLOTS];
+    let letters = v.pieces().iter().map(|p| {
+        let l = p.letter.to_ascii_uppercase();
+        let wanted = USUAL.iter().find(|(c, _)| *c == l).map(|&(_, s)| s);
+        (l, wanted, l == 'K')
+    });
+    slot_table(21, 0, letters, false)
+}
+
+/// Lays out a piece-to-char table of `len` slots from letters with the slot each wants and
+/// whether it is the King: a letter gets its slot if still free, the others (and those that
+/// want none) take the free slots from `first_free` on, in order; the King's letter comes
+/// last, then the same table in lower case for Black. `trim` drops empty slots at the end.
+pub(crate) fn slot_table(
+    len: usize,
+    first_free: usize,
+    letters: impl IntoIterator<Item = (char, Option<usize>, bool)>,
+    trim: bool,
+) -> String {
+    let mut slots = vec!['.'; len];
     let mut king = 'K';
     let mut rest = Vec::new();
-    for p in v.pieces() {
-        let l = p.letter.to_ascii_uppercase();
-        if l == 'K' {
-            king = l;
+    for (letter, wanted, is_king) in letters {
+        if is_king {
+            king = letter;
             continue;
         }
-        match USUAL.iter().find(|(c, _)| *c == l) {
-            Some(&(_, s)) if slots[s] == '.' => slots[s] = l,
-            _ => rest.push(l),
+        match wanted {
+            Some(s) if s < len && slots[s] == '.' => slots[s] = letter,
+            _ => rest.push(letter),
         }
     }
-    let mut free = (0..SLOTS)
-        .filter(|&s| slots[s] == '.')
-        .collect::<Vec<_>>()
-        .into_iter();
-    for l in rest {
-        if let Some(s) = free.next() {
-            slots[s] = l;
-        }
+    let free: Vec<usize> = (first_free..len).filter(|&s| slots[s] == '.').collect();
+    for (s, letter) in free.into_iter().zip(rest) {
+        slots[s] = letter;
     }
-    let white: String = slots.iter().chain(std::iter::once(&king)).collect();
+    let end = if trim {
+        slots.iter().rposition(|&c| c != '.').map_or(0, |i| i + 1)
+    } else {
+        len
+    };
+    let white: String = slots[..end].iter().chain(std::iter::once(&king)).collect();
     format!("{white}{}", white.to_ascii_lowercase())
 }
