@@ -516,6 +516,11 @@ impl Position {
         let Some(rules) = &self.variant.castling() else {
             return;
         };
+        // Most positions below the root have rights of the other side only: nothing to look at.
+        let ours = CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1];
+        if self.st.castling & ours == 0 {
+            return;
+        }
         let mut in_check = in_check;
         for bit in CASTLE_BITS[us.index()] {
             if self.st.castling & bit == 0 {
@@ -524,6 +529,10 @@ impl Position {
             let Some(path) = &self.castle_paths[bit.trailing_zeros() as usize] else {
                 continue;
             };
+            // A blocked path is the usual reason not to castle: tested first.
+            if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
+                continue;
+            }
             let king = self.cell_fast(path.king_from);
             let rook = self.cell_fast(path.rook_from);
             if !king.is_color(us)
@@ -531,9 +540,6 @@ impl Position {
                 || !rook.is_color(us)
                 || rules.rooks & (1 << rook.id().0) == 0
             {
-                continue;
-            }
-            if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
                 continue;
             }
             if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite())) {
