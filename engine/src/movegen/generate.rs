@@ -5,7 +5,9 @@
 use super::list::SpillVec;
 use crate::board::position::{Position, CASTLE_BITS};
 use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
-use crate::variant::tables::{HopKind, PieceMask, Ray, Route, CAPTURE, EN_PASSANT, QUIET};
+use crate::variant::tables::{
+    HopKind, PieceMask, PieceMoves, Ray, Route, CAPTURE, EN_PASSANT, QUIET,
+};
 
 /// How many moves a list holds on the stack before it moves to the heap: more than any
 /// position of the built-in variants has, so that their search never allocates, and small
@@ -95,7 +97,7 @@ impl Position {
             if moves.overlapping || !moves.rays.is_empty() || self.can_gate_from(from, cell) {
                 self.generate_from(from, list);
             } else {
-                self.generate_plain_of::<false, _>(from, cell, list);
+                self.generate_plain_of::<false, _>(from, cell, moves, list);
             }
         }
     }
@@ -155,19 +157,27 @@ impl Position {
         cell: Cell,
         sink: &mut S,
     ) -> bool {
+        // Looked up once here and handed down: the compiler does not merge the repeated
+        // lookups by itself, and they cost as much as a knight's leaps at perft's last ply.
         let moves = &self.variant.pieces()[cell.id().index()].moves[self.side.index()];
         if moves.overlapping {
-            return self.generate_deduplicated(from, cell, sink);
+            return self.generate_deduplicated(from, cell, moves, sink);
         }
-        self.generate_single_legs(from, cell, sink);
+        self.generate_single_legs(from, cell, moves, sink);
         false
     }
 
-    /// The single-leg moves (fast tables and general rays) of the man `cell` on `from`.
+    /// The single-leg moves (fast tables and general rays) of the man `cell` on `from`, whose
+    /// move tables are `moves`.
     #[inline(always)]
-    fn generate_single_legs<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) {
-        self.generate_plain_of::<true, S>(from, cell, sink);
-        let moves = &self.variant.pieces()[cell.id().index()].moves[self.side.index()];
+    fn generate_single_legs<S: MoveSink>(
+        &self,
+        from: Square,
+        cell: Cell,
+        moves: &PieceMoves,
+        sink: &mut S,
+    ) {
+        self.generate_plain_of::<true, S>(from, cell, moves, sink);
         for ray in &moves.rays {
             if ray.initial && !cell.is_virgin() {
                 continue;
@@ -180,9 +190,15 @@ impl Position {
     /// moves, with the duplicates that different paths give removed, since one move is one move
     /// however it is found.
     #[inline(never)]
-    fn generate_deduplicated<S: MoveSink>(&self, from: Square, cell: Cell, sink: &mut S) -> bool {
+    fn generate_deduplicated<S: MoveSink>(
+        &self,
+        from: Square,
+        cell: Cell,
+        moves: &PieceMoves,
+        sink: &mut S,
+    ) -> bool {
         let mut local = MoveList::new();
-        self.generate_single_legs(from, cell, &mut local);
+        self.generate_single_legs(from, cell, moves, &mut local);
         self.generate_programs(from, cell, &mut local);
         local.sort_unstable_by_key(|m| (m.to.0, m.aux.0, m.kind as u8, m.piece));
         let mut pass = false;
@@ -201,19 +217,20 @@ impl Position {
         pass
     }
 
-    /// [`Position::generate_plain`] for the man `cell` on `from`, with `PROMOTES` set for the
-    /// types that promote.
+    /// [`Position::generate_plain`] for the man `cell` on `from` (move tables `moves`), with
+    /// `PROMOTES` set for the types that promote.
     #[inline(always)]
     fn generate_plain_of<const QUIETS: bool, S: MoveSink>(
         &self,
         from: Square,
         cell: Cell,
+        moves: &PieceMoves,
         sink: &mut S,
     ) {
         if self.variant.promotion().pawn_types & (1 << cell.id().0) != 0 {
-            self.generate_plain::<true, QUIETS, S>(from, cell, sink);
+            self.generate_plain::<true, QUIETS, S>(from, cell, moves, sink);
         } else {
-            self.generate_plain::<false, QUIETS, S>(from, cell, sink);
+            self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
         }
     }
 
@@ -225,10 +242,10 @@ impl Position {
         &self,
         from: Square,
         cell: Cell,
+        moves: &PieceMoves,
         list: &mut S,
     ) {
         let us = self.side;
-        let moves = &self.variant.pieces()[cell.id().index()].moves[us.index()];
         let us_bit = us.cell_bit();
         let zone = &self.variant.promotion().zone[us.index()];
         // A quiet move is kept when quiet moves are wanted or when it promotes.
@@ -279,7 +296,13 @@ impl Position {
                     } else {
                         (MoveKind::Normal, Square::NONE)
                     };
-                    self.push_board_move(from, to, cell, kind, aux, list);
+                    // Outside the zone a double step is one move: pushed here without
+                    // `push_board_move`'s promotion lookups (a pawn's most common move).
+                    if PROMOTES && zone[to.index()] {
+                        self.push_board_move(from, to, cell, kind, aux, list);
+                    } else {
+                        list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
+                    }
                 }
             }
         }
@@ -493,6 +516,11 @@ impl Position {
         let Some(rules) = &self.variant.castling() else {
             return;
         };
+        // Most positions below the root have rights of the other side only: nothing to look at.
+        let ours = CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1];
+        if self.st.castling & ours == 0 {
+            return;
+        }
         let mut in_check = in_check;
         for bit in CASTLE_BITS[us.index()] {
             if self.st.castling & bit == 0 {
@@ -501,6 +529,10 @@ impl Position {
             let Some(path) = &self.castle_paths[bit.trailing_zeros() as usize] else {
                 continue;
             };
+            // A blocked path is the usual reason not to castle: tested first.
+            if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
+                continue;
+            }
             let king = self.cell_fast(path.king_from);
             let rook = self.cell_fast(path.rook_from);
             if !king.is_color(us)
@@ -508,9 +540,6 @@ impl Position {
                 || !rook.is_color(us)
                 || rules.rooks & (1 << rook.id().0) == 0
             {
-                continue;
-            }
-            if path.empty.iter().any(|&s| !self.cell_fast(s).is_empty()) {
                 continue;
             }
             if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite())) {
