@@ -9,7 +9,9 @@ use once_cell::sync::Lazy;
 
 use crate::board::Position;
 use crate::variant::builder::{build, VariantError};
-use crate::variant::config::{parse_config, parse_config_sections, ConfigError, SectionConfig};
+use crate::variant::config::{
+    parse_config, parse_config_sections, ConfigError, Dialect, SectionConfig, DIALECT_DIRECTIVE,
+};
 use crate::variant::diagram::parse_diagram;
 use crate::variant::VariantRef;
 
@@ -202,6 +204,8 @@ impl Registry {
         let ini = parse_diagram(line)
             .and_then(|d| d.to_ini(name))
             .map_err(fail)?;
+        // A diagram means what the Interactive Diagram means.
+        let ini = format!("# {DIALECT_DIRECTIVE} chimera\n{ini}");
         let names = self.load_text(&ini, "diagram", "diagram").into_result()?;
         Ok(names.into_iter().next().unwrap_or_default())
     }
@@ -218,7 +222,9 @@ impl Registry {
             .map_err(|m| entry.error(m))?;
         let none = |_: &str| None;
         let mut parsed = parse_config(&ini, &entry.file, &none).map_err(|mut e| e.remove(0))?;
-        Ok(parsed.remove(0))
+        let mut section = parsed.remove(0);
+        section.dialect = Dialect::Chimera;
+        Ok(section)
     }
 
     /// Parses and builds a definition text without keeping anything: what would load, and

@@ -55,6 +55,12 @@ impl Position {
             let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
                 castling.gates[piece.color.index()].contains(&g.file_of(sq))
                     || castling.implied_virgin.contains(&sq)
+            } else if let Some(region) = v
+                .initial_region()
+                .filter(|_| v.pieces()[piece.id.index()].has_initial_moves)
+            {
+                // Fairy-Stockfish's reading: initial moves wherever the region allows them.
+                region[piece.color.index()][sq.index()] || castling.implied_virgin.contains(&sq)
             } else {
                 v.starts_on_any_board(sq, piece) || castling.implied_virgin.contains(&sq)
             };

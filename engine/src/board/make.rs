@@ -180,7 +180,16 @@ impl Position {
                 }
                 let arrived = match mv.promotion() {
                     Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => mover.moved(),
+                    None => match self.variant.initial_region() {
+                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
+                        Some(r)
+                            if r[us.index()][mv.to.index()]
+                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                        {
+                            mover
+                        }
+                        _ => mover.moved(),
+                    },
                 };
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
@@ -269,7 +278,16 @@ impl Position {
                 }
                 let arrived = match mv.promotion() {
                     Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => mover.moved(),
+                    None => match self.variant.initial_region() {
+                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
+                        Some(r)
+                            if r[us.index()][mv.to.index()]
+                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                        {
+                            mover
+                        }
+                        _ => mover.moved(),
+                    },
                 };
                 self.edit_shift(mv.from, mv.to, arrived);
             }

@@ -354,6 +354,32 @@ impl Position {
     /// Both generators: with `defer`, the fast path out of check leaves the royal man's and
     /// pinned men's moves untested.
     fn generate_legal_or_deferred(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
+        if self.variant.special_legality() {
+            return self.generate_legal_special(list, defer);
+        }
+        self.generate_legal_unfiltered(list, defer)
+    }
+
+    /// Legal generation where a position end comes first and filters after (kept out of line:
+    /// the common variants never come here).
+    #[cold]
+    #[inline(never)]
+    fn generate_legal_special(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
+        if self.position_end().is_some() {
+            return DeferredLegality::NONE;
+        }
+        if !self.variant.has_move_filters() {
+            return self.generate_legal_unfiltered(list, defer);
+        }
+        let start = list.len();
+        self.generate_legal_unfiltered(list, false);
+        self.apply_move_filters(list, start);
+        DeferredLegality::NONE
+    }
+
+    /// Legal generation before the variant's move filters.
+    #[inline(always)]
+    fn generate_legal_unfiltered(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
         if self.variant.needs_board_rules() {
             self.generate_legal_board_rules(list);
             return DeferredLegality::NONE;
@@ -428,6 +454,9 @@ impl Position {
     /// The number of legal moves, counted without listing the moves of men whose moves are all
     /// legal (perft's last ply).
     pub fn count_legal(&mut self) -> u64 {
+        if self.variant.special_legality() {
+            return self.count_legal_special();
+        }
         if self.variant.needs_board_rules() {
             return self.legal_moves().len() as u64;
         }
@@ -482,6 +511,52 @@ impl Position {
         }
         // Not in check here, so a pass is legal.
         counter.0 + list.len() as u64 + pass as u64
+    }
+
+    /// [`Position::count_legal`] where legal generation is special: by listing.
+    #[cold]
+    #[inline(never)]
+    fn count_legal_special(&mut self) -> u64 {
+        self.legal_moves().len() as u64
+    }
+
+    /// Strikes off `list[start..]` the legal moves that the variant's filters forbid: those
+    /// giving check where that is illegal (all moves, or drops only), and the non-captures
+    /// when a capture is compulsory and there is one.
+    fn apply_move_filters(&mut self, list: &mut MoveList, start: usize) {
+        let v = self.variant.clone();
+        if v.forbids_checks() || !v.drop_checks() {
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                let ok =
+                    !(v.forbids_checks() || mv.kind == MoveKind::Drop) || !self.gives_check(mv);
+                if ok {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
+        if v.must_capture() && list[start..].iter().any(|&mv| self.is_capture(mv)) {
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                if self.is_capture(mv) {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
+    }
+
+    /// True when the legal move `mv` checks the opponent.
+    fn gives_check(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let check = self.in_check();
+        self.unmake_move();
+        check
     }
 
     /// Removes the illegal moves from `list[start..]`, testing with the guard when given and

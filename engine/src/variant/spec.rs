@@ -7,8 +7,9 @@
 use super::config::{
     parse_bool, parse_file_letter_or_number, parse_piece_char_map, parse_piece_letters,
     parse_piece_value_list, parse_rank, parse_template, parse_uint, parse_value, ConfigError,
-    Entry, GameValue, SectionConfig,
+    Dialect, Entry, GameValue, SectionConfig,
 };
+use super::ends::MaterialCounting;
 use super::DropRule;
 use crate::types::MAX_PIECE_TYPES;
 
@@ -93,6 +94,8 @@ pub(crate) struct VariantSpec {
     pub name: String,
     /// The section header, for problems that concern no single key.
     pub header: Place,
+    /// The meanings of the keys (the section's file's dialect).
+    pub dialect: Dialect,
     /// Piece assignments in the order written (inherited ones first).
     pub pieces: Vec<PieceSpec>,
 
@@ -106,6 +109,7 @@ pub(crate) struct VariantSpec {
     pub first_turn_parts: Given<Vec<Vec<char>>>,
     pub start_fen: Given<String>,
     pub double_step: Given<bool>,
+    pub double_step_region_by_color: [Given<String>; 2],
     pub pawn_types: Given<Vec<char>>,
     pub promotion_pawn_types: Given<Vec<char>>,
     pub en_passant_types: Given<Vec<char>>,
@@ -148,9 +152,27 @@ pub(crate) struct VariantSpec {
     pub extinction_piece_types: Given<Vec<char>>,
     pub extinction_value: Given<GameValue>,
     pub extinction_pseudo_royal: Given<bool>,
+    pub extinction_piece_count: Given<u32>,
+    pub extinction_opponent_piece_count: Given<u32>,
+    pub extinction_claim: Given<bool>,
+    pub flag_piece: Given<Vec<char>>,
+    pub flag_piece_by_color: [Given<Vec<char>>; 2],
+    pub flag_region: Given<String>,
+    pub flag_region_by_color: [Given<String>; 2],
+    pub flag_piece_count: Given<u32>,
+    pub flag_piece_blocked_win: Given<bool>,
+    pub flag_move: Given<bool>,
+    pub flag_piece_safe: Given<bool>,
     pub checking: Given<bool>,
+    pub drop_checks: Given<bool>,
+    pub must_capture: Given<bool>,
     pub n_move_rule: Given<u32>,
     pub n_fold_rule: Given<u32>,
+    pub n_fold_value: Given<GameValue>,
+    pub n_fold_value_absolute: Given<bool>,
+    pub perpetual_check_illegal: Given<bool>,
+    pub material_counting: Given<MaterialCounting>,
+    pub stalemate_piece_count: Given<bool>,
     pub stalemate_value: Given<GameValue>,
     pub checkmate_value: Given<GameValue>,
     pub bare_king_stalemate_value: Given<GameValue>,
@@ -187,6 +209,14 @@ fn when_gating(s: &VariantSpec) -> bool {
 
 fn when_reserve(s: &VariantSpec) -> bool {
     s.reserve_piece_type.is_some()
+}
+
+fn when_extinction(s: &VariantSpec) -> bool {
+    s.extinction_value.is_some()
+}
+
+fn when_flag(s: &VariantSpec) -> bool {
+    s.flag_region.is_some() || s.flag_region_by_color.iter().any(Option::is_some)
 }
 
 /// `name => field: parser` (the field may be one colour's slot, `field[0]`), optionally
@@ -266,6 +296,8 @@ const KEYS: &[Key] = &[
     key!("firstTurnParts" => first_turn_parts: letter_words, if |s| s.turn_parts.is_some()),
     key!("startFen" => start_fen: text),
     key!("doubleStep" => double_step: parse_bool),
+    key!("doubleStepRegionWhite" => double_step_region_by_color[0]: text),
+    key!("doubleStepRegionBlack" => double_step_region_by_color[1]: text),
     key!("pawnTypes" => pawn_types: parse_piece_letters),
     key!("promotionPawnTypes" => promotion_pawn_types: parse_piece_letters),
     key!("enPassantTypes" => en_passant_types: parse_piece_letters),
@@ -310,9 +342,30 @@ const KEYS: &[Key] = &[
     key!("extinctionPieceTypes" => extinction_piece_types: parse_piece_letters),
     key!("extinctionValue" => extinction_value: parse_value),
     key!("extinctionPseudoRoyal" => extinction_pseudo_royal: parse_bool),
+    key!("extinctionPieceCount" => extinction_piece_count: parse_uint, if when_extinction),
+    key!("extinctionOpponentPieceCount" => extinction_opponent_piece_count: parse_uint,
+        if when_extinction),
+    key!("extinctionClaim" => extinction_claim: parse_bool, if when_extinction),
+    key!("flagPiece" => flag_piece: parse_piece_letters, if when_flag),
+    key!("flagPieceWhite" => flag_piece_by_color[0]: parse_piece_letters, if when_flag),
+    key!("flagPieceBlack" => flag_piece_by_color[1]: parse_piece_letters, if when_flag),
+    key!("flagRegion" => flag_region: text),
+    key!("flagRegionWhite" => flag_region_by_color[0]: text),
+    key!("flagRegionBlack" => flag_region_by_color[1]: text),
+    key!("flagPieceCount" => flag_piece_count: parse_uint, if when_flag),
+    key!("flagPieceBlockedWin" => flag_piece_blocked_win: parse_bool, if when_flag),
+    key!("flagMove" => flag_move: parse_bool, if when_flag),
+    key!("flagPieceSafe" => flag_piece_safe: parse_bool, if when_flag),
     key!("checking" => checking: parse_bool),
+    key!("dropChecks" => drop_checks: parse_bool, if |s| or(&s.piece_drops, false)),
+    key!("mustCapture" => must_capture: parse_bool),
     key!("nMoveRule" => n_move_rule: parse_uint),
     key!("nFoldRule" => n_fold_rule: parse_uint),
+    key!("nFoldValue" => n_fold_value: parse_value),
+    key!("nFoldValueAbsolute" => n_fold_value_absolute: parse_bool),
+    key!("perpetualCheckIllegal" => perpetual_check_illegal: parse_bool),
+    key!("materialCounting" => material_counting: MaterialCounting::parse),
+    key!("stalematePieceCount" => stalemate_piece_count: parse_bool),
     key!("stalemateValue" => stalemate_value: parse_value),
     key!("checkmateValue" => checkmate_value: parse_value),
     key!("bareKingStalemateValue" => bare_king_stalemate_value: parse_value),
@@ -388,6 +441,7 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             line: section.line,
             key: None,
         },
+        dialect: section.dialect,
         ..VariantSpec::default()
     };
     let mut errors = Vec::new();
@@ -426,7 +480,10 @@ fn read_piece(spec: &mut VariantSpec, entry: &Entry, at: Place) -> Result<(), St
         (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
         _ => return Err(format!("'{letter_text}' is not a single piece letter")),
     };
-    if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
+    if spec.dialect == Dialect::FairyStockfish {
+        // Fairy-Stockfish replaces the piece that had the letter.
+        spec.pieces.retain(|p| p.letter != letter);
+    } else if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
         return Err(format!(
             "letter '{}' is already used by {}",
             letter.to_ascii_lowercase(),
