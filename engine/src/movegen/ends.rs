@@ -4,7 +4,7 @@
 
 use super::generate::MoveList;
 use crate::board::position::Position;
-use crate::types::{Color, MoveKind, PieceId};
+use crate::types::{Color, MoveKind, PieceId, Square};
 use crate::variant::ends::FlagRules;
 use crate::variant::GameValue;
 
@@ -15,6 +15,8 @@ pub enum PositionEnd {
     Extinction,
     /// A side brought its flag men into its flag region.
     Flag,
+    /// A side has its men in a row (`connectN`).
+    Connect,
 }
 
 impl Position {
@@ -27,6 +29,38 @@ impl Position {
         self.extinction_end()
             .map(|v| (v, PositionEnd::Extinction))
             .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
+            .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
+    }
+
+    /// Connect-N: the side that has just moved has N men of the types in a row.
+    fn connect_end(&self) -> Option<GameValue> {
+        let rules = self.variant.connect()?;
+        let them = self.side.opposite();
+        let counts = |sq: Square| {
+            let c = self.cell(sq);
+            c.color() == Some(them) && rules.types & (1 << c.id().0) != 0
+        };
+        for &from in self.squares_of(them) {
+            if !counts(from) {
+                continue;
+            }
+            for &d in &rules.directions {
+                // Count only from the first man of a row, so each row is walked once.
+                if counts(from.offset(-d)) {
+                    continue;
+                }
+                let mut n = 1;
+                let mut sq = from.offset(d);
+                while n < rules.n && counts(sq) {
+                    n += 1;
+                    sq = sq.offset(d);
+                }
+                if n >= rules.n {
+                    return Some(rules.value.opposite());
+                }
+            }
+        }
+        None
     }
 
     /// The men of `color` of the types in `mask` (or all, with `all`), in hand included.

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::generate::{MoveCounter, MoveList, MoveSink};
 use crate::board::position::Position;
-use crate::types::{Cell, Color, Move, MoveKind, Square};
+use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
 use crate::variant::tables::CheckReach;
 
 /// What the fast legality test needs to know about the position, computed once per node.
@@ -538,6 +538,20 @@ impl Position {
             }
             list.truncate(kept);
         }
+        if v.flying_general() || v.drop_region(self.side).is_some() || v.has_mobility_regions() {
+            let us = self.side;
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                let ok = self.within_regions(mv, us)
+                    && !(v.flying_general() && self.generals_face_after(mv));
+                if ok {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
         if v.must_capture() && list[start..].iter().any(|&mv| self.is_capture(mv)) {
             let mut kept = start;
             for i in start..list.len() {
@@ -549,6 +563,48 @@ impl Position {
             }
             list.truncate(kept);
         }
+    }
+
+    /// True when `mv` ends where its man may stand (`mobilityRegion...`) and, for a drop, where
+    /// drops are allowed (`dropRegion...`).
+    fn within_regions(&self, mv: Move, us: Color) -> bool {
+        let v = &self.variant;
+        let id = match mv.kind {
+            MoveKind::Drop => {
+                if v.drop_region(us).is_some_and(|r| !r[mv.to.index()]) {
+                    return false;
+                }
+                PieceId(mv.piece)
+            }
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => match mv.promotion() {
+                Some(id) => id,
+                None => self.cell(mv.from).id(),
+            },
+            _ => return true,
+        };
+        v.mobility_region(id, us).is_none_or(|r| r[mv.to.index()])
+    }
+
+    /// True when, after `mv`, the two royal men stand on one file with nothing between them.
+    fn generals_face_after(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let face = match (
+            self.royal_square(Color::White),
+            self.royal_square(Color::Black),
+        ) {
+            (Some(w), Some(b)) => {
+                let g = self.variant.geometry();
+                let (wb, wf, wr) = g.coords(w);
+                let (bb, bf, br) = g.coords(b);
+                wb == bb
+                    && wf == bf
+                    && (wr.min(br) + 1..wr.max(br))
+                        .all(|r| self.cell(g.square(wb, wf, r)).is_empty())
+            }
+            _ => false,
+        };
+        self.unmake_move();
+        face
     }
 
     /// True when the legal move `mv` checks the opponent.

@@ -27,6 +27,8 @@ pub enum Termination {
     Extinction,
     /// A side brought its flag men into its flag region (`flagRegion*`).
     Flag,
+    /// A side has its men in a row (`connectN`).
+    Connect,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -53,6 +55,7 @@ impl fmt::Display for GameEnd {
             Termination::Repetition => "repetition",
             Termination::Extinction => "extinction",
             Termination::Flag => "flag reached",
+            Termination::Connect => "men in a row",
         };
         write!(f, "{result} ({why})")
     }
@@ -233,6 +236,7 @@ impl Position {
                 reason: match rule {
                     PositionEnd::Extinction => Termination::Extinction,
                     PositionEnd::Flag => Termination::Flag,
+                    PositionEnd::Connect => Termination::Connect,
                 },
             });
         }

@@ -8,7 +8,7 @@ use super::boards::{CaptureRules, TransferRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
-use super::ends::{ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
+use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
@@ -56,6 +56,13 @@ pub(crate) struct Rules {
     pub drop_checks: bool,
     pub must_capture: bool,
     pub initial_region: Option<[Vec<bool>; 2]>,
+    pub drop_region: [Option<Vec<bool>>; 2],
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    pub flying_general: bool,
+    pub connect: Option<ConnectRules>,
+    /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
+    pub mobility: Vec<[Option<Vec<bool>>; 2]>,
     /// Legal generation must first ask for a position end or strike moves off afterwards.
     pub special_legality: bool,
     pub n_move_rule: u32,
@@ -294,7 +301,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
 
-    let start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    let mut start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    if fsf && castling.is_none() && gating.is_none() {
+        // Fairy-Stockfish ignores castling rights in a variant without castling (its files
+        // inherit start positions that have them).
+        start_fen = without_castling_rights(&start_fen);
+    }
     let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
     // Virginity matters for initial moves and, in gating variants, for the gating rights.
     let virgin_keyed = if gating.is_some() {
@@ -317,8 +329,27 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         .then(|| conclude_initial_region(spec, &geometry, errs));
     let extinction = conclude_extinction(spec, &pieces, extinction_types, errs);
     let flag = conclude_flag(spec, &geometry, &pieces, errs);
-    let special_legality =
-        forbid_checks || !drop_checks || must_capture || flag.is_some() || extinction.is_some();
+    let drop_region = [0, 1].map(|c| {
+        spec.drop_region_by_color[c]
+            .as_ref()
+            .map(|r| region_table(r, &geometry, errs))
+    });
+    let flying_general = or(&spec.flying_general, false);
+    let connect = conclude_connect(spec, &geometry, &pieces, errs);
+    let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
+    for (color, name, region) in &spec.mobility_regions {
+        // A region for a piece the variant does not have is Fairy-Stockfish's "no effect".
+        if let Some(i) = pieces.iter().position(|p| &p.name == name) {
+            mobility[i][*color] = Some(region_table(region, &geometry, errs));
+        }
+    }
+    let filters = forbid_checks
+        || !drop_checks
+        || must_capture
+        || flying_general
+        || drop_region.iter().any(Option::is_some)
+        || mobility.iter().flatten().any(Option::is_some);
+    let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -361,6 +392,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         drop_checks,
         must_capture,
         initial_region,
+        drop_region,
+        first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
+        promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
+        flying_general,
+        connect,
+        mobility,
         special_legality,
         n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
         n_fold_rule: or(&spec.n_fold_rule, 3),
@@ -788,4 +825,44 @@ fn conclude_initial_region(
             }
         }
     })
+}
+
+/// Connect-N (`connectN` and its direction and type keys).
+fn conclude_connect(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    errs: &mut Vec<VariantError>,
+) -> Option<ConnectRules> {
+    let n = or(&spec.connect_n, 0);
+    if n == 0 {
+        return None;
+    }
+    let mut directions = Vec::new();
+    if or(&spec.connect_horizontal, true) {
+        directions.push(g.delta(1, 0));
+    }
+    if or(&spec.connect_vertical, true) {
+        directions.push(g.delta(0, 1));
+    }
+    if or(&spec.connect_diagonal, true) {
+        directions.push(g.delta(1, 1));
+        directions.push(g.delta(1, -1));
+    }
+    Some(ConnectRules {
+        n,
+        types: letter_set(&spec.connect_piece_types, PieceMask::MAX, pieces, errs),
+        directions,
+        value: or(&spec.connect_value, GameValue::Win),
+    })
+}
+
+/// `fen` with its castling field, when it has one, replaced by `-`.
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let is_number = |f: &str| f.bytes().all(|b| b.is_ascii_digit());
+    if fields.len() >= 3 && !is_number(fields[2]) && !fields[2].contains('+') {
+        fields[2] = "-";
+    }
+    fields.join(" ")
 }

@@ -26,6 +26,19 @@ pub struct FlagRules {
     pub safe: bool,
 }
 
+/// Connect-N: the side that has just moved wins when N of its men of the types stand in a row.
+#[derive(Clone, Debug)]
+pub struct ConnectRules {
+    /// Men in a row needed (`connectN`).
+    pub n: u32,
+    /// The types that count (`connectPieceTypes`; all by default).
+    pub types: PieceMask,
+    /// The board offsets of the directions looked along (one of each opposite pair).
+    pub directions: Vec<i16>,
+    /// The result for the side that connected (`connectValue`; a win by default).
+    pub value: GameValue,
+}
+
 /// Extinction by counts: the game ends when a side has at most `count` men of one of the
 /// types (counting the hand) while the other has at least `opponent_count` of it.
 #[derive(Clone, Debug)]

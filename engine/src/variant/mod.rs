@@ -336,7 +336,53 @@ impl Variant {
     /// captures compulsory (`mustCapture`).
     #[inline(always)]
     pub fn has_move_filters(&self) -> bool {
-        self.rules.forbid_checks || !self.rules.drop_checks || self.rules.must_capture
+        self.rules.forbid_checks
+            || !self.rules.drop_checks
+            || self.rules.must_capture
+            || self.rules.flying_general
+            || self.rules.drop_region.iter().any(Option::is_some)
+            || self.rules.mobility.iter().flatten().any(Option::is_some)
+    }
+
+    /// The kings may not face each other on a file with nothing between (`flyingGeneral`).
+    #[inline]
+    pub fn flying_general(&self) -> bool {
+        self.rules.flying_general
+    }
+
+    /// Per colour, where drops are allowed (`dropRegionWhite`/`Black`); `None`: anywhere.
+    #[inline]
+    pub fn drop_region(&self, color: Color) -> Option<&[bool]> {
+        self.rules.drop_region[color.index()].as_deref()
+    }
+
+    /// Pawns may be dropped on their first rank (`firstRankPawnDrops`) and in their promotion
+    /// zone (`promotionZonePawnDrops`).
+    #[inline]
+    pub fn pawn_drops_allowed(&self) -> (bool, bool) {
+        (
+            self.rules.first_rank_pawn_drops,
+            self.rules.promotion_zone_pawn_drops,
+        )
+    }
+
+    /// Where a man of type `id` and colour `color` may go (`mobilityRegion...`); `None`:
+    /// anywhere.
+    #[inline]
+    pub fn mobility_region(&self, id: PieceId, color: Color) -> Option<&[bool]> {
+        self.rules.mobility[id.index()][color.index()].as_deref()
+    }
+
+    /// True when some piece type has a mobility region.
+    #[inline]
+    pub fn has_mobility_regions(&self) -> bool {
+        self.rules.mobility.iter().flatten().any(Option::is_some)
+    }
+
+    /// Connect-N (`connectN`), if the variant has it.
+    #[inline]
+    pub fn connect(&self) -> Option<&ends::ConnectRules> {
+        self.rules.connect.as_ref()
     }
 
     /// Giving check is illegal (Fairy-Stockfish's `checking = false`).
@@ -403,7 +449,7 @@ impl Variant {
     /// generation then first asks whether it has.
     #[inline(always)]
     pub fn has_position_ends(&self) -> bool {
-        self.rules.flag.is_some() || self.rules.extinction.is_some()
+        self.rules.flag.is_some() || self.rules.extinction.is_some() || self.rules.connect.is_some()
     }
 
     /// The result for a side that has lost all its men of the extinction types

@@ -165,6 +165,18 @@ pub(crate) struct VariantSpec {
     pub flag_piece_safe: Given<bool>,
     pub checking: Given<bool>,
     pub drop_checks: Given<bool>,
+    pub drop_region_by_color: [Given<String>; 2],
+    pub first_rank_pawn_drops: Given<bool>,
+    pub promotion_zone_pawn_drops: Given<bool>,
+    pub flying_general: Given<bool>,
+    pub connect_n: Given<u32>,
+    pub connect_piece_types: Given<Vec<char>>,
+    pub connect_horizontal: Given<bool>,
+    pub connect_vertical: Given<bool>,
+    pub connect_diagonal: Given<bool>,
+    pub connect_value: Given<GameValue>,
+    /// `mobilityRegionWhiteKing = ...`: (colour, piece key name, squares).
+    pub mobility_regions: Vec<(usize, String, Located<String>)>,
     pub must_capture: Given<bool>,
     pub n_move_rule: Given<u32>,
     pub n_fold_rule: Given<u32>,
@@ -209,6 +221,14 @@ fn when_gating(s: &VariantSpec) -> bool {
 
 fn when_reserve(s: &VariantSpec) -> bool {
     s.reserve_piece_type.is_some()
+}
+
+fn when_drops(s: &VariantSpec) -> bool {
+    or(&s.piece_drops, false)
+}
+
+fn when_connect(s: &VariantSpec) -> bool {
+    or(&s.connect_n, 0) > 0
 }
 
 fn when_extinction(s: &VariantSpec) -> bool {
@@ -357,8 +377,19 @@ const KEYS: &[Key] = &[
     key!("flagMove" => flag_move: parse_bool, if when_flag),
     key!("flagPieceSafe" => flag_piece_safe: parse_bool, if when_flag),
     key!("checking" => checking: parse_bool),
-    key!("dropChecks" => drop_checks: parse_bool, if |s| or(&s.piece_drops, false)),
+    key!("dropChecks" => drop_checks: parse_bool, if when_drops),
     key!("mustCapture" => must_capture: parse_bool),
+    key!("dropRegionWhite" => drop_region_by_color[0]: text, if when_drops),
+    key!("dropRegionBlack" => drop_region_by_color[1]: text, if when_drops),
+    key!("firstRankPawnDrops" => first_rank_pawn_drops: parse_bool, if when_drops),
+    key!("promotionZonePawnDrops" => promotion_zone_pawn_drops: parse_bool, if when_drops),
+    key!("flyingGeneral" => flying_general: parse_bool),
+    key!("connectN" => connect_n: parse_uint),
+    key!("connectPieceTypes" => connect_piece_types: parse_piece_letters, if when_connect),
+    key!("connectHorizontal" => connect_horizontal: parse_bool, if when_connect),
+    key!("connectVertical" => connect_vertical: parse_bool, if when_connect),
+    key!("connectDiagonal" => connect_diagonal: parse_bool, if when_connect),
+    key!("connectValue" => connect_value: parse_value, if when_connect),
     key!("nMoveRule" => n_move_rule: parse_uint),
     key!("nFoldRule" => n_fold_rule: parse_uint),
     key!("nFoldValue" => n_fold_value: parse_value),
@@ -431,6 +462,21 @@ fn is_custom_slot(key: &str) -> bool {
         .is_some_and(|n| (1..=CUSTOM_SLOTS).contains(&n))
 }
 
+/// `mobilityRegionWhiteKing` names White's king region: the colour and the piece key
+/// (`king`, `customPiece3`, `janggiElephant`), when the piece name is one.
+fn mobility_key(key: &str) -> Option<(usize, String)> {
+    let rest = key.strip_prefix("mobilityRegion")?;
+    let (color, name) = if let Some(n) = rest.strip_prefix("White") {
+        (0, n)
+    } else {
+        (1, rest.strip_prefix("Black")?)
+    };
+    let mut chars = name.chars();
+    let first = chars.next()?.to_ascii_lowercase();
+    let piece = format!("{first}{}", chars.as_str());
+    (predefined_moves(&piece).is_some() || is_custom_slot(&piece)).then_some((color, piece))
+}
+
 /// Reads every line of `section` into a spec. Each value that does not parse, each unknown key
 /// and each bad piece assignment is an error; the spec holds every value that did parse.
 pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) {
@@ -451,6 +497,15 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
                 errors.push(at.error(reason));
             }
+        } else if let Some((color, piece)) = mobility_key(&entry.key) {
+            spec.mobility_regions.push((
+                color,
+                piece,
+                Located {
+                    value: entry.value.clone(),
+                    at,
+                },
+            ));
         } else if predefined_moves(&entry.key).is_some() || is_custom_slot(&entry.key) {
             if let Err(reason) = read_piece(&mut spec, entry, at.clone()) {
                 errors.push(at.error(reason));
