@@ -80,12 +80,26 @@ impl Report {
             }
         }
         let variant = builtin(what).or_else(|| fairy_variant_opt(what));
-        for p in variant.iter().flat_map(|v| v.pieces().to_vec()) {
-            if !self.movers.contains(&p.letter) {
-                self.fail(format!(
-                    "{what}: no {} ({}) ever had a legal move",
-                    p.name, p.betza
-                ));
+        for v in variant.iter() {
+            // Only the men of the start position are sure to be met (threekings has rooks
+            // only by promotion).
+            let board = v
+                .start_fen()
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            for p in v
+                .pieces()
+                .iter()
+                .filter(|p| board.to_ascii_uppercase().contains(p.letter))
+            {
+                if !self.movers.contains(&p.letter) {
+                    self.fail(format!(
+                        "{what}: no {} ({}) ever had a legal move",
+                        p.name, p.betza
+                    ));
+                }
             }
         }
         if !self.failures.is_empty() {
@@ -769,6 +783,11 @@ fn random_games_other_builtins() {
             || variant.reserve().is_some()
         {
             continue; // nor multi-leg moves or reserve men (tests/common/mod.rs plays those)
+        }
+        if ["pawnsideways", "torpedo"].contains(&name.as_str()) {
+            // nor initial moves wherever a region allows them (men who move within it keep
+            // them): the reference reads them as Chimera's dialect does.
+            continue;
         }
         if variant.has_move_filters() {
             continue; // nor rules that strike legal moves off (compulsory captures, ...)
