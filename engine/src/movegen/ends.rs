@@ -17,6 +17,8 @@ pub enum PositionEnd {
     Flag,
     /// A side has its men in a row (`connectN`).
     Connect,
+    /// Both sides passed, one after the other.
+    DoublePass,
 }
 
 impl Position {
@@ -30,6 +32,21 @@ impl Position {
             .map(|v| (v, PositionEnd::Extinction))
             .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
             .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
+            .or_else(|| {
+                self.double_pass()
+                    .then_some((GameValue::Draw, PositionEnd::DoublePass))
+            })
+    }
+
+    /// Both sides have just passed, one after the other (Fairy-Stockfish's draw, which
+    /// material counting may decide).
+    fn double_pass(&self) -> bool {
+        let (pass, on_stalemate) = self.variant.passing(self.side);
+        (pass || on_stalemate)
+            && self.history.len() >= 2
+            && self.history[self.history.len() - 2..]
+                .iter()
+                .all(|u| u.mv.kind == MoveKind::Pass)
     }
 
     /// Connect-N: the side that has just moved has N men of the types in a row.

@@ -373,7 +373,7 @@ impl Position {
         }
         let start = list.len();
         self.generate_legal_unfiltered(list, false);
-        self.apply_move_filters(list, start);
+        self.apply_filters_and_stalemate_pass(list, start);
         DeferredLegality::NONE
     }
 
@@ -552,6 +552,13 @@ impl Position {
             }
             list.truncate(kept);
         }
+        // Fairy-Stockfish's passing: any time (`pass`), a non-capture like any other, or only
+        // when nothing else is legal (`passOnStalemate`); never in check, nor without a man.
+        let (pass, _) = v.passing(self.side);
+        let may_pass = |pos: &Self| !pos.squares_of(pos.side).is_empty() && !pos.in_check();
+        if pass && may_pass(self) {
+            list.push(Position::pass_move());
+        }
         if v.must_capture() && list[start..].iter().any(|&mv| self.is_capture(mv)) {
             let mut kept = start;
             for i in start..list.len() {
@@ -562,6 +569,21 @@ impl Position {
                 }
             }
             list.truncate(kept);
+        }
+    }
+
+    /// [`Position::apply_move_filters`], then the pass of a side that may pass only when it has
+    /// no other move.
+    fn apply_filters_and_stalemate_pass(&mut self, list: &mut MoveList, start: usize) {
+        self.apply_move_filters(list, start);
+        let (pass, on_stalemate) = self.variant.passing(self.side);
+        if on_stalemate
+            && !pass
+            && list.len() == start
+            && !self.squares_of(self.side).is_empty()
+            && !self.in_check()
+        {
+            list.push(Position::pass_move());
         }
     }
 

@@ -29,6 +29,8 @@ pub enum Termination {
     Flag,
     /// A side has its men in a row (`connectN`).
     Connect,
+    /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
+    DoublePass,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -56,6 +58,7 @@ impl fmt::Display for GameEnd {
             Termination::Extinction => "extinction",
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
+            Termination::DoublePass => "both sides passed",
         };
         write!(f, "{result} ({why})")
     }
@@ -80,7 +83,7 @@ impl Position {
     /// move either: its value is that rule's.
     pub fn no_move_value(&mut self, in_check: bool) -> GameValue {
         if let Some((value, _)) = self.position_end() {
-            return value;
+            return self.counted_if_drawn(value);
         }
         let v = self.variant();
         if in_check {
@@ -232,11 +235,12 @@ impl Position {
         let v = self.variant().clone();
         if let Some((value, rule)) = self.position_end() {
             return Some(GameEnd {
-                winner: winner_for(side, value),
+                winner: winner_for(side, self.counted_if_drawn(value)),
                 reason: match rule {
                     PositionEnd::Extinction => Termination::Extinction,
                     PositionEnd::Flag => Termination::Flag,
                     PositionEnd::Connect => Termination::Connect,
+                    PositionEnd::DoublePass => Termination::DoublePass,
                 },
             });
         }

@@ -60,6 +60,10 @@ pub(crate) struct Rules {
     pub first_rank_pawn_drops: bool,
     pub promotion_zone_pawn_drops: bool,
     pub flying_general: bool,
+    /// Per colour: a side may pass (`pass`), or may pass when it has no other move
+    /// (`passOnStalemate`).
+    pub pass: [bool; 2],
+    pub pass_on_stalemate: [bool; 2],
     pub connect: Option<ConnectRules>,
     /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
     pub mobility: Vec<[Option<Vec<bool>>; 2]>,
@@ -343,7 +347,15 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             mobility[i][*color] = Some(region_table(region, &geometry, errs));
         }
     }
-    let filters = forbid_checks
+    let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
+    let pass_on_stalemate = [0, 1].map(|c| {
+        or(
+            &spec.pass_on_stalemate_by_color[c],
+            or(&spec.pass_on_stalemate, false),
+        )
+    });
+    let filters = pass.iter().chain(&pass_on_stalemate).any(|&p| p)
+        || forbid_checks
         || !drop_checks
         || must_capture
         || flying_general
@@ -396,6 +408,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
         promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
         flying_general,
+        pass,
+        pass_on_stalemate,
         connect,
         mobility,
         special_legality,

@@ -340,8 +340,24 @@ impl Variant {
             || !self.rules.drop_checks
             || self.rules.must_capture
             || self.rules.flying_general
+            || self
+                .rules
+                .pass
+                .iter()
+                .chain(&self.rules.pass_on_stalemate)
+                .any(|&p| p)
             || self.rules.drop_region.iter().any(Option::is_some)
             || self.rules.mobility.iter().flatten().any(Option::is_some)
+    }
+
+    /// Whether `color` may pass (`pass`), and whether only when it has no other legal move
+    /// (`passOnStalemate`).
+    #[inline]
+    pub fn passing(&self, color: Color) -> (bool, bool) {
+        (
+            self.rules.pass[color.index()],
+            self.rules.pass_on_stalemate[color.index()],
+        )
     }
 
     /// The kings may not face each other on a file with nothing between (`flyingGeneral`).
@@ -445,11 +461,20 @@ impl Variant {
         self.rules.extinction.as_ref()
     }
 
-    /// True when the position alone may end the game (flag, extinction by counts): legal
+    /// True when the position alone may end the game (flag, extinction by counts, connect-N,
+    /// two passes in a row): legal
     /// generation then first asks whether it has.
     #[inline(always)]
     pub fn has_position_ends(&self) -> bool {
-        self.rules.flag.is_some() || self.rules.extinction.is_some() || self.rules.connect.is_some()
+        self.rules.flag.is_some()
+            || self.rules.extinction.is_some()
+            || self.rules.connect.is_some()
+            || self
+                .rules
+                .pass
+                .iter()
+                .chain(&self.rules.pass_on_stalemate)
+                .any(|&p| p)
     }
 
     /// The result for a side that has lost all its men of the extinction types
