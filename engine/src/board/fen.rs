@@ -253,7 +253,12 @@ impl Position {
         let v = &self.variant;
         let g = &v.geometry();
         for color in Color::ALL {
-            if v.checking() && v.royal_mask() != 0 && self.royal_count(color) == 0 {
+            // Where men are counted for extinction, a side may have no royal man (horde).
+            if v.checking()
+                && v.royal_mask() != 0
+                && v.extinction().is_none()
+                && self.royal_count(color) == 0
+            {
                 return Err(FenError::new(
                     FenField::Position,
                     color.to_string(),

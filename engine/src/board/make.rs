@@ -376,6 +376,13 @@ impl Position {
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,
     /// which is what decides whether the e.p. square is recorded).
     pub(crate) fn ep_capture_possible(&self, passed: Square, by: Color) -> bool {
+        if self
+            .variant
+            .ep_region(by)
+            .is_some_and(|r| !r[passed.index()])
+        {
+            return false;
+        }
         let bit = by.cell_bit();
         for (delta, mask) in self.variant.ep_attacks()[by.index()].iter().copied() {
             let c = self.cell_fast(passed.offset(delta));

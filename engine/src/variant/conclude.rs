@@ -57,6 +57,8 @@ pub(crate) struct Rules {
     pub must_capture: bool,
     pub initial_region: Option<[Vec<bool>; 2]>,
     pub drop_region: [Option<Vec<bool>>; 2],
+    /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
+    pub ep_region: [Option<Vec<bool>>; 2],
     pub first_rank_pawn_drops: bool,
     pub promotion_zone_pawn_drops: bool,
     pub flying_general: bool,
@@ -338,6 +340,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             .as_ref()
             .map(|r| region_table(r, &geometry, errs))
     });
+    let ep_region = [0, 1].map(|c| {
+        spec.en_passant_region_by_color[c]
+            .as_ref()
+            .or(spec.en_passant_region.as_ref())
+            .map(|r| region_table(r, &geometry, errs))
+    });
     let flying_general = or(&spec.flying_general, false);
     let connect = conclude_connect(spec, &geometry, &pieces, errs);
     let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
@@ -405,6 +413,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         must_capture,
         initial_region,
         drop_region,
+        ep_region,
         first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
         promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
         flying_general,

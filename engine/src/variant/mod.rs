@@ -372,6 +372,13 @@ impl Variant {
         self.rules.drop_region[color.index()].as_deref()
     }
 
+    /// Where a man of `color` may land capturing en passant (`enPassantRegion...`); `None`:
+    /// anywhere.
+    #[inline]
+    pub fn ep_region(&self, color: Color) -> Option<&[bool]> {
+        self.rules.ep_region[color.index()].as_deref()
+    }
+
     /// Pawns may be dropped on their first rank (`firstRankPawnDrops`) and in their promotion
     /// zone (`promotionZonePawnDrops`).
     #[inline]
