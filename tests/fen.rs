@@ -278,6 +278,8 @@ fn gating_moves_treat_the_halfmove_clock_alike() {
 /// captures go to hand and may be dropped again, kings excepted, as in crazyhouse (with and
 /// without the check rule).
 const TEST_VARIANTS: &str = "
+# `checking = false` below means \"no check rule\" (kings may be taken), Chimera's reading.
+# chimera-dialect: chimera
 [kingpromo:chess]
 promotionPieceTypes = qk
 

@@ -11,22 +11,12 @@ use chimera_engine::{Position, VariantRef};
 mod json;
 use json::parse_json;
 
-/// Sections that load but where a key means something else to Chimera than to Fairy-Stockfish
-/// (issue 37 lists them; a dialect for Fairy-Stockfish's files will close them).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "weak",
-        "double steps: FSF allows them from doubleStepRegion (ranks 2 and 7), Chimera from any \
-         start-position square",
-    ),
-    (
-        "checkmateless",
-        "checking = false: FSF makes giving check illegal, Chimera drops the check rule",
-    ),
-];
+/// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason
+/// (none today: the file is read in Fairy-Stockfish's dialect).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Sections loaded today; a floor that may only rise.
-const LOADED_AT_LEAST: usize = 20;
+const LOADED_AT_LEAST: usize = 78;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -106,7 +96,7 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
 }
 
 /// Fairy-Stockfish built-ins that Chimera knows by the same name; a floor that may only rise.
-const BUILTINS_AT_LEAST: usize = 21;
+const BUILTINS_AT_LEAST: usize = 48;
 
 /// Every Fairy-Stockfish built-in that Chimera has under the same name gives Fairy-Stockfish's
 /// start perft at depths 1 to 3 from Fairy-Stockfish's start FEN.
@@ -153,5 +143,39 @@ fn builtins_known_by_name_count_as_fairy_stockfish_does() {
         known.len() >= BUILTINS_AT_LEAST,
         "{} built-ins known by name: {known:?}",
         known.len()
+    );
+}
+
+/// The same section means what its file's dialect says: a lame knight (`nN`) on d4 behind a
+/// pawn on d5 is blocked towards c6 and e6 in Fairy-Stockfish's reading (the orthogonal-first
+/// route), free in Chimera's (the diagonal-first route is open); without a directive, a file is
+/// read as Fairy-Stockfish reads it; an unknown dialect is an error at its line.
+#[test]
+fn a_file_names_its_dialect() {
+    let section = "[lame:chess]\ncustomPiece1 = h:nN\n";
+    let fen = "7k/8/8/3p4/3H4/8/8/K7 w - - 0 1";
+    for (directive, expected) in [
+        ("# chimera-dialect: chimera\n", [11, 39]),
+        ("# chimera-dialect: fairy-stockfish\n", [9, 32]),
+        ("", [9, 32]),
+    ] {
+        let mut registry = Registry::new();
+        let text = format!("{directive}{section}");
+        let report = registry.load_text(&text, "dialect.ini", "test");
+        assert_eq!(report.loaded, ["lame"], "{directive}: {:?}", report.errors);
+        let variant = registry.get("lame").expect("loaded");
+        let mut pos = Position::from_fen(&variant, fen).expect("FEN");
+        assert_eq!([pos.perft(1), pos.perft(2)], expected, "{directive}");
+    }
+    let report = Registry::new().load_text(
+        &format!("# chimera-dialect: klingon\n{section}"),
+        "dialect.ini",
+        "test",
+    );
+    assert!(
+        report.errors_text("\n").contains("dialect.ini:1")
+            && report.errors_text("\n").contains("klingon"),
+        "{}",
+        report.errors_text("\n")
     );
 }

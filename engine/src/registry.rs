@@ -5,11 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use once_cell::sync::Lazy;
+use std::sync::Arc;
+
+use once_cell::sync::{Lazy, OnceCell};
 
 use crate::board::Position;
 use crate::variant::builder::{build, VariantError};
-use crate::variant::config::{parse_config, parse_config_sections, ConfigError, SectionConfig};
+use crate::variant::config::{
+    parse_config, parse_config_sections, ConfigError, Dialect, SectionConfig, DIALECT_DIRECTIVE,
+};
 use crate::variant::diagram::parse_diagram;
 use crate::variant::VariantRef;
 
@@ -32,17 +36,51 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         variants: BTreeMap::new(),
         order: Vec::new(),
     };
+    // The built-ins are read now and each is built the first time it is asked for: a run
+    // that plays chess does not pay for building (and hashing) Vanguard's 16x16 board. Every
+    // built-in's build is tested (`every_builtin_builds`).
     for (text, file) in [
         (BUILTIN_INI, "built-in variants.ini"),
         (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
     ] {
-        if let Err(errors) = r.load_text(text, file, "built-in").into_result() {
+        let known = |name: &str| r.configs.get(name).cloned();
+        let (sections, errors) = parse_config_sections(text, file, &known);
+        if !errors.is_empty() {
             let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
             panic!("the built-in variant file is broken:\n{}", text.join("\n"));
+        }
+        for section in sections {
+            let name = section.name.clone();
+            r.order.push(name.clone());
+            r.configs.insert(name.clone(), section);
+            r.variants.insert(name, Slot::unbuilt("built-in"));
         }
     }
     r
 });
+
+/// A variant of a registry: built, or a built-in that is built when first asked for.
+#[derive(Clone, Debug)]
+struct Slot {
+    source: &'static str,
+    built: Arc<OnceCell<VariantRef>>,
+}
+
+impl Slot {
+    fn unbuilt(source: &'static str) -> Slot {
+        Slot {
+            source,
+            built: Arc::new(OnceCell::new()),
+        }
+    }
+
+    fn built(variant: VariantRef) -> Slot {
+        Slot {
+            source: "",
+            built: Arc::new(OnceCell::with_value(variant)),
+        }
+    }
+}
 
 /// A built-in variant by name (or alias), case-insensitive.
 pub fn builtin(name: &str) -> Option<VariantRef> {
@@ -101,7 +139,7 @@ impl LoadReport {
 #[derive(Clone, Debug)]
 pub struct Registry {
     configs: BTreeMap<String, SectionConfig>,
-    variants: BTreeMap<String, VariantRef>,
+    variants: BTreeMap<String, Slot>,
     order: Vec<String>,
 }
 
@@ -124,7 +162,18 @@ impl Registry {
             .iter()
             .find(|(a, _)| *a == lower)
             .map_or(lower.as_str(), |(_, n)| n);
-        self.variants.get(key).cloned()
+        let slot = self.variants.get(key)?;
+        let section = &self.configs[key];
+        Some(
+            slot.built
+                .get_or_init(|| {
+                    build_playable(section, slot.source).unwrap_or_else(|errors| {
+                        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                        panic!("the built-in variant {key} is broken:\n{}", text.join("\n"))
+                    })
+                })
+                .clone(),
+        )
     }
 
     /// The names of all variants, built-ins first, then in loading order.
@@ -180,7 +229,7 @@ impl Registry {
                 self.order.push(name.clone());
             }
             self.configs.insert(name.clone(), section);
-            self.variants.insert(name.clone(), variant);
+            self.variants.insert(name.clone(), Slot::built(variant));
             names.push(name);
         }
         LoadReport {
@@ -202,6 +251,8 @@ impl Registry {
         let ini = parse_diagram(line)
             .and_then(|d| d.to_ini(name))
             .map_err(fail)?;
+        // A diagram means what the Interactive Diagram means.
+        let ini = format!("# {DIALECT_DIRECTIVE} chimera\n{ini}");
         let names = self.load_text(&ini, "diagram", "diagram").into_result()?;
         Ok(names.into_iter().next().unwrap_or_default())
     }
@@ -218,7 +269,9 @@ impl Registry {
             .map_err(|m| entry.error(m))?;
         let none = |_: &str| None;
         let mut parsed = parse_config(&ini, &entry.file, &none).map_err(|mut e| e.remove(0))?;
-        Ok(parsed.remove(0))
+        let mut section = parsed.remove(0);
+        section.dialect = Dialect::Chimera;
+        Ok(section)
     }
 
     /// Parses and builds a definition text without keeping anything: what would load, and
@@ -258,4 +311,19 @@ pub fn read_definition_file(path: &str) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-ins are built lazily, so a broken one would only show when asked for: build
+    /// each here.
+    #[test]
+    fn every_builtin_builds() {
+        let r = Registry::new();
+        for name in builtin_names() {
+            assert!(r.get(&name).is_some(), "{name}");
+        }
+    }
 }

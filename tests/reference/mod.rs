@@ -940,18 +940,20 @@ impl RefBoard {
             if blocked {
                 continue;
             }
-            // The king may not castle out of check, nor cross or land on an attacked square
-            // (tested with king and rook still on their squares).
-            if self.attacked(right.king, them) {
+            // A royal king may not castle out of check, nor cross or land on an attacked
+            // square (tested with king and rook still on their squares); a commoner may.
+            let royal = matches!(self.at(right.king), Some(m) if self.variant.pieces()[m.id].royal);
+            if royal && self.attacked(right.king, them) {
                 continue;
             }
             let (a, b) = (
                 right.king.0.min(king_to_file),
                 right.king.0.max(king_to_file),
             );
-            if (a..=b)
-                .map(|f| (f, rank))
-                .any(|s| s != right.king && self.attacked(s, them))
+            if royal
+                && (a..=b)
+                    .map(|f| (f, rank))
+                    .any(|s| s != right.king && self.attacked(s, them))
             {
                 continue;
             }

@@ -55,6 +55,12 @@ impl Position {
             let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
                 castling.gates[piece.color.index()].contains(&g.file_of(sq))
                     || castling.implied_virgin.contains(&sq)
+            } else if let Some(region) = v
+                .initial_region()
+                .filter(|_| v.pieces()[piece.id.index()].has_initial_moves)
+            {
+                // Fairy-Stockfish's reading: initial moves wherever the region allows them.
+                region[piece.color.index()][sq.index()] || castling.implied_virgin.contains(&sq)
             } else {
                 v.starts_on_any_board(sq, piece) || castling.implied_virgin.contains(&sq)
             };
@@ -247,7 +253,12 @@ impl Position {
         let v = &self.variant;
         let g = &v.geometry();
         for color in Color::ALL {
-            if v.checking() && v.royal_mask() != 0 && self.royal_count(color) == 0 {
+            // Where men are counted for extinction, a side may have no royal man (horde).
+            if v.checking()
+                && v.royal_mask() != 0
+                && v.extinction().is_none()
+                && self.royal_count(color) == 0
+            {
                 return Err(FenError::new(
                     FenField::Position,
                     color.to_string(),

@@ -180,7 +180,16 @@ impl Position {
                 }
                 let arrived = match mv.promotion() {
                     Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => mover.moved(),
+                    None => match self.variant.initial_region() {
+                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
+                        Some(r)
+                            if r[us.index()][mv.to.index()]
+                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                        {
+                            mover
+                        }
+                        _ => mover.moved(),
+                    },
                 };
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
@@ -269,7 +278,16 @@ impl Position {
                 }
                 let arrived = match mv.promotion() {
                     Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => mover.moved(),
+                    None => match self.variant.initial_region() {
+                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
+                        Some(r)
+                            if r[us.index()][mv.to.index()]
+                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                        {
+                            mover
+                        }
+                        _ => mover.moved(),
+                    },
                 };
                 self.edit_shift(mv.from, mv.to, arrived);
             }
@@ -358,6 +376,13 @@ impl Position {
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,
     /// which is what decides whether the e.p. square is recorded).
     pub(crate) fn ep_capture_possible(&self, passed: Square, by: Color) -> bool {
+        if self
+            .variant
+            .ep_region(by)
+            .is_some_and(|r| !r[passed.index()])
+        {
+            return false;
+        }
         let bit = by.cell_bit();
         for (delta, mask) in self.variant.ep_attacks()[by.index()].iter().copied() {
             let c = self.cell_fast(passed.offset(delta));

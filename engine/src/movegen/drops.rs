@@ -43,7 +43,11 @@ impl Position {
                 if !self.cell(sq).is_empty() {
                     continue;
                 }
-                if pawn && (g.relative_rank(sq, us) == 0 || v.in_promotion_zone(us, sq)) {
+                let (first_rank, zone) = v.pawn_drops_allowed();
+                if pawn
+                    && (!first_rank && g.relative_rank(sq, us) == 0
+                        || !zone && v.in_promotion_zone(us, sq))
+                {
                     continue;
                 }
                 if let Some(facts) = &facts {

@@ -542,15 +542,20 @@ impl Position {
             {
                 continue;
             }
-            if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite())) {
-                return;
-            }
-            if path
-                .safe
-                .iter()
-                .any(|&s| self.is_attacked(s, us.opposite()))
-            {
-                continue;
+            // Only a royal king may not castle out of, through or into check (a commoner who
+            // castles in giveaway or extinction chess may, as in Fairy-Stockfish).
+            if self.variant.is_royal(rules.king) {
+                if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite()))
+                {
+                    return;
+                }
+                if path
+                    .safe
+                    .iter()
+                    .any(|&s| self.is_attacked(s, us.opposite()))
+                {
+                    continue;
+                }
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
             push(

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::generate::{MoveCounter, MoveList, MoveSink};
 use crate::board::position::Position;
-use crate::types::{Cell, Color, Move, MoveKind, Square};
+use crate::types::{Cell, Color, Move, MoveKind, PieceId, Square};
 use crate::variant::tables::CheckReach;
 
 /// What the fast legality test needs to know about the position, computed once per node.
@@ -354,6 +354,32 @@ impl Position {
     /// Both generators: with `defer`, the fast path out of check leaves the royal man's and
     /// pinned men's moves untested.
     fn generate_legal_or_deferred(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
+        if self.variant.special_legality() {
+            return self.generate_legal_special(list, defer);
+        }
+        self.generate_legal_unfiltered(list, defer)
+    }
+
+    /// Legal generation where a position end comes first and filters after (kept out of line:
+    /// the common variants never come here).
+    #[cold]
+    #[inline(never)]
+    fn generate_legal_special(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
+        if self.position_end().is_some() {
+            return DeferredLegality::NONE;
+        }
+        if !self.variant.has_move_filters() {
+            return self.generate_legal_unfiltered(list, defer);
+        }
+        let start = list.len();
+        self.generate_legal_unfiltered(list, false);
+        self.apply_filters_and_stalemate_pass(list, start);
+        DeferredLegality::NONE
+    }
+
+    /// Legal generation before the variant's move filters.
+    #[inline(always)]
+    fn generate_legal_unfiltered(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
         if self.variant.needs_board_rules() {
             self.generate_legal_board_rules(list);
             return DeferredLegality::NONE;
@@ -428,6 +454,9 @@ impl Position {
     /// The number of legal moves, counted without listing the moves of men whose moves are all
     /// legal (perft's last ply).
     pub fn count_legal(&mut self) -> u64 {
+        if self.variant.special_legality() {
+            return self.count_legal_special();
+        }
         if self.variant.needs_board_rules() {
             return self.legal_moves().len() as u64;
         }
@@ -482,6 +511,130 @@ impl Position {
         }
         // Not in check here, so a pass is legal.
         counter.0 + list.len() as u64 + pass as u64
+    }
+
+    /// [`Position::count_legal`] where legal generation is special: by listing.
+    #[cold]
+    #[inline(never)]
+    fn count_legal_special(&mut self) -> u64 {
+        self.legal_moves().len() as u64
+    }
+
+    /// Strikes off `list[start..]` the legal moves that the variant's filters forbid: those
+    /// giving check where that is illegal (all moves, or drops only), and the non-captures
+    /// when a capture is compulsory and there is one.
+    fn apply_move_filters(&mut self, list: &mut MoveList, start: usize) {
+        let v = self.variant.clone();
+        if v.forbids_checks() || !v.drop_checks() {
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                let ok =
+                    !(v.forbids_checks() || mv.kind == MoveKind::Drop) || !self.gives_check(mv);
+                if ok {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
+        if v.flying_general() || v.drop_region(self.side).is_some() || v.has_mobility_regions() {
+            let us = self.side;
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                let ok = self.within_regions(mv, us)
+                    && !(v.flying_general() && self.generals_face_after(mv));
+                if ok {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
+        // Fairy-Stockfish's passing: any time (`pass`), a non-capture like any other, or only
+        // when nothing else is legal (`passOnStalemate`); never in check, nor without a man.
+        let (pass, _) = v.passing(self.side);
+        let may_pass = |pos: &Self| !pos.squares_of(pos.side).is_empty() && !pos.in_check();
+        if pass && may_pass(self) {
+            list.push(Position::pass_move());
+        }
+        if v.must_capture() && list[start..].iter().any(|&mv| self.is_capture(mv)) {
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                if self.is_capture(mv) {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
+    }
+
+    /// [`Position::apply_move_filters`], then the pass of a side that may pass only when it has
+    /// no other move.
+    fn apply_filters_and_stalemate_pass(&mut self, list: &mut MoveList, start: usize) {
+        self.apply_move_filters(list, start);
+        let (pass, on_stalemate) = self.variant.passing(self.side);
+        if on_stalemate
+            && !pass
+            && list.len() == start
+            && !self.squares_of(self.side).is_empty()
+            && !self.in_check()
+        {
+            list.push(Position::pass_move());
+        }
+    }
+
+    /// True when `mv` ends where its man may stand (`mobilityRegion...`) and, for a drop, where
+    /// drops are allowed (`dropRegion...`).
+    fn within_regions(&self, mv: Move, us: Color) -> bool {
+        let v = &self.variant;
+        let id = match mv.kind {
+            MoveKind::Drop => {
+                if v.drop_region(us).is_some_and(|r| !r[mv.to.index()]) {
+                    return false;
+                }
+                PieceId(mv.piece)
+            }
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => match mv.promotion() {
+                Some(id) => id,
+                None => self.cell(mv.from).id(),
+            },
+            _ => return true,
+        };
+        v.mobility_region(id, us).is_none_or(|r| r[mv.to.index()])
+    }
+
+    /// True when, after `mv`, the two royal men stand on one file with nothing between them.
+    fn generals_face_after(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let face = match (
+            self.royal_square(Color::White),
+            self.royal_square(Color::Black),
+        ) {
+            (Some(w), Some(b)) => {
+                let g = self.variant.geometry();
+                let (wb, wf, wr) = g.coords(w);
+                let (bb, bf, br) = g.coords(b);
+                wb == bb
+                    && wf == bf
+                    && (wr.min(br) + 1..wr.max(br))
+                        .all(|r| self.cell(g.square(wb, wf, r)).is_empty())
+            }
+            _ => false,
+        };
+        self.unmake_move();
+        face
+    }
+
+    /// True when the legal move `mv` checks the opponent.
+    fn gives_check(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let check = self.in_check();
+        self.unmake_move();
+        check
     }
 
     /// Removes the illegal moves from `list[start..]`, testing with the guard when given and

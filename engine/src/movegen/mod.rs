@@ -6,6 +6,7 @@
 mod boards;
 mod checks;
 mod drops;
+pub mod ends;
 pub(crate) mod generate;
 pub(crate) mod legal;
 mod legs;

@@ -5,7 +5,9 @@
 use std::fmt;
 
 use crate::board::position::Position;
+use crate::movegen::ends::PositionEnd;
 use crate::types::Color;
+use crate::variant::ends::MaterialCounting;
 use crate::variant::GameValue;
 
 /// Why a game ended.
@@ -21,6 +23,14 @@ pub enum Termination {
     MoveRule,
     /// The position occurred the variant's number of times (`nFoldRule`).
     Repetition,
+    /// A side's men of some type died out (`extinctionPieceTypes` and its counts).
+    Extinction,
+    /// A side brought its flag men into its flag region (`flagRegion*`).
+    Flag,
+    /// A side has its men in a row (`connectN`).
+    Connect,
+    /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
+    DoublePass,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -45,6 +55,10 @@ impl fmt::Display for GameEnd {
             Termination::RoyalCaptured => "royal piece captured",
             Termination::MoveRule => "move-count rule",
             Termination::Repetition => "repetition",
+            Termination::Extinction => "extinction",
+            Termination::Flag => "flag reached",
+            Termination::Connect => "men in a row",
+            Termination::DoublePass => "both sides passed",
         };
         write!(f, "{result} ({why})")
     }
@@ -64,7 +78,13 @@ impl Position {
     /// The result for the side to move when it has no legal move: checkmate, or stalemate,
     /// which the variant may score differently for a side left with a bare royal man
     /// (`bareKingStalemateValue`: stalemating a bare king wins in Pawn Vault).
-    pub fn no_move_value(&self, in_check: bool) -> GameValue {
+    ///
+    /// A position that the rules end by themselves (a flag reached, men extinct) has no legal
+    /// move either: its value is that rule's.
+    pub fn no_move_value(&mut self, in_check: bool) -> GameValue {
+        if let Some((value, _)) = self.position_end() {
+            return self.counted_if_drawn(value);
+        }
         let v = self.variant();
         if in_check {
             return v.checkmate_value();
@@ -72,7 +92,127 @@ impl Position {
         if v.bare_king_stalemate() != GameValue::None && self.has_bare_royal(self.side_to_move()) {
             return v.bare_king_stalemate();
         }
-        v.stalemate_value()
+        let mut value = v.stalemate_value();
+        if v.stalemate_piece_count() {
+            // Fewer men than the opponent: the stalemate value; more: its opposite.
+            let us = self.side_to_move();
+            let (mine, theirs) = (
+                self.squares_of(us).len(),
+                self.squares_of(us.opposite()).len(),
+            );
+            value = match mine.cmp(&theirs) {
+                std::cmp::Ordering::Equal => GameValue::Draw,
+                std::cmp::Ordering::Less => value,
+                std::cmp::Ordering::Greater => value.opposite(),
+            };
+        }
+        self.counted_if_drawn(value)
+    }
+
+    /// `value`, or when it is a draw and the variant counts material (`materialCounting`),
+    /// the result of the count, for the side to move.
+    pub fn counted_if_drawn(&self, value: GameValue) -> GameValue {
+        let counting = self.variant().material_counting();
+        if value != GameValue::Draw || counting == MaterialCounting::None {
+            return value;
+        }
+        let white = match counting {
+            MaterialCounting::None => GameValue::Draw,
+            MaterialCounting::WhiteDrawOdds => GameValue::Win,
+            MaterialCounting::BlackDrawOdds => GameValue::Loss,
+            MaterialCounting::Unweighted => {
+                let w = self.squares_of(Color::White).len();
+                let b = self.squares_of(Color::Black).len();
+                match w.cmp(&b) {
+                    std::cmp::Ordering::Greater => GameValue::Win,
+                    std::cmp::Ordering::Less => GameValue::Loss,
+                    std::cmp::Ordering::Equal => GameValue::Draw,
+                }
+            }
+            MaterialCounting::Janggi => {
+                // Points by piece (Fairy-Stockfish's janggi pieces, found by name); Black's
+                // 1.5 points for moving second break every tie.
+                const POINTS: &[(&str, i32)] = &[
+                    ("rook", 13),
+                    ("janggiCannon", 7),
+                    ("horse", 5),
+                    ("janggiElephant", 3),
+                    ("wazir", 3),
+                    ("soldier", 2),
+                ];
+                let v = self.variant();
+                let count = |color| -> i32 {
+                    self.squares_of(color)
+                        .iter()
+                        .map(|&sq| {
+                            let name = &v.pieces()[self.cell(sq).id().index()].name;
+                            POINTS.iter().find(|(n, _)| n == name).map_or(0, |p| p.1)
+                        })
+                        .sum()
+                };
+                if count(Color::White) - count(Color::Black) - 1 > 0 {
+                    GameValue::Win
+                } else {
+                    GameValue::Loss
+                }
+            }
+        };
+        if self.side_to_move() == Color::White {
+            white
+        } else {
+            white.opposite()
+        }
+    }
+
+    /// The result of the repetition that has just occurred, for the side to move: the
+    /// variant's `nFoldValue`, unless a side checked on each of its moves of the cycle where
+    /// perpetual check is illegal (that side loses; both: a draw); a draw may then be decided
+    /// by material counting.
+    fn repetition_value(&mut self) -> GameValue {
+        let v = self.variant().clone();
+        let rules = v.repetition();
+        let side = self.side_to_move();
+        let mut value = if rules.absolute && side == Color::Black {
+            rules.value.opposite()
+        } else {
+            rules.value
+        };
+        if rules.perpetual_check_illegal {
+            // Back through the reversible plies: each position's hash and check.
+            let window = (self.halfmove_clock() as usize).min(self.game_ply());
+            let moves: Vec<_> = self.moves_played().collect();
+            let mut seen = vec![(self.hash(), self.in_check())];
+            for _ in 0..window {
+                self.unmake_move();
+                seen.push((self.hash(), self.in_check()));
+            }
+            for &mv in &moves[moves.len() - window..] {
+                self.make_move(mv);
+            }
+            // The cycle reaches back to the earliest occurrence that makes the repetition.
+            let mut found = 0;
+            let mut end = 0;
+            for i in (2..seen.len()).step_by(2) {
+                if seen[i].0 == seen[0].0 {
+                    found += 1;
+                    end = i;
+                    if found + 1 >= v.n_fold_rule() as usize {
+                        break;
+                    }
+                }
+            }
+            if end > 0 {
+                let them = (0..=end).step_by(2).all(|j| seen[j].1);
+                let us = (1..end).step_by(2).all(|j| seen[j].1);
+                value = match (them, us) {
+                    (true, true) => GameValue::Draw,
+                    (true, false) => GameValue::Win,
+                    (false, true) => GameValue::Loss,
+                    (false, false) => value,
+                };
+            }
+        }
+        self.counted_if_drawn(value)
     }
 
     /// True when `color` has nothing but royal men on the board and nothing in hand.
@@ -93,6 +233,17 @@ impl Position {
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let side = self.side_to_move();
         let v = self.variant().clone();
+        if let Some((value, rule)) = self.position_end() {
+            return Some(GameEnd {
+                winner: winner_for(side, self.counted_if_drawn(value)),
+                reason: match rule {
+                    PositionEnd::Extinction => Termination::Extinction,
+                    PositionEnd::Flag => Termination::Flag,
+                    PositionEnd::Connect => Termination::Connect,
+                    PositionEnd::DoublePass => Termination::DoublePass,
+                },
+            });
+        }
         if v.royal_mask() != 0
             && (!v.checking() || v.extinction_royals())
             && self.royal_count(side) == 0
@@ -117,13 +268,13 @@ impl Position {
         }
         if v.n_move_rule() > 0 && self.halfmove_clock() as u32 >= v.n_move_rule() {
             return Some(GameEnd {
-                winner: None,
+                winner: winner_for(side, self.counted_if_drawn(GameValue::Draw)),
                 reason: Termination::MoveRule,
             });
         }
         if v.n_fold_rule() > 0 && self.repetitions(usize::MAX) + 1 >= v.n_fold_rule() as usize {
             return Some(GameEnd {
-                winner: None,
+                winner: winner_for(side, self.repetition_value()),
                 reason: Termination::Repetition,
             });
         }

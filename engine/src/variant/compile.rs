@@ -39,7 +39,22 @@ pub(crate) struct SingleLeg {
 }
 
 /// Compiles an XBetza description for a geometry.
-pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> {
+/// How a lame (`n`) oblique leap is blocked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LameOblique {
+    /// Blocked only when both routes (orthogonal steps first, diagonal steps first) are: the
+    /// Interactive Diagram's reading, Chimera's own.
+    EitherRoute,
+    /// Blocked when the orthogonal-first route is (the xiangqi horse): Fairy-Stockfish's.
+    OrthogonalFirst,
+}
+
+/// Compiles one piece's XBetza for the board, lame oblique leaps read as `lame` says.
+pub fn compile_piece_in(
+    text: &str,
+    g: &Geometry,
+    lame: LameOblique,
+) -> Result<CompiledPiece, String> {
     // No moves at all: a man that never moves (Fairy-Stockfish's predefined `immobile`).
     if text.trim().is_empty() {
         return Ok(CompiledPiece {
@@ -65,7 +80,7 @@ pub fn compile_piece(text: &str, g: &Geometry) -> Result<CompiledPiece, String> 
         parts.extend(leg.vectors.iter().map(|&v| (v, leg.max, mode)));
         has_initial_moves |= leg.initial;
         for (color, m) in moves.iter_mut().enumerate() {
-            add_leg(m, &leg, g, color == 1)
+            add_leg(m, &leg, g, color == 1, lame)
                 .map_err(|e| format!("XBetza element '{}': {e}", element.source))?;
         }
     }
@@ -138,7 +153,13 @@ fn lame_routes(dx: i32, dy: i32) -> Vec<Vec<(i32, i32)>> {
     ]
 }
 
-fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Result<(), String> {
+fn add_leg(
+    m: &mut PieceMoves,
+    leg: &SingleLeg,
+    g: &Geometry,
+    black: bool,
+    lame: LameOblique,
+) -> Result<(), String> {
     let mut mode = 0;
     if leg.quiet {
         mode |= QUIET;
@@ -193,7 +214,11 @@ fn add_leg(m: &mut PieceMoves, leg: &SingleLeg, g: &Geometry, black: bool) -> Re
             }
         }
         if leg.lame && !jumps {
-            for route in lame_routes(dx, dy) {
+            let mut routes = lame_routes(dx, dy);
+            if lame == LameOblique::OrthogonalFirst {
+                routes.truncate(1);
+            }
+            for route in routes {
                 let offsets: Vec<i16> = route.into_iter().map(to_delta).collect();
                 if !offsets.is_empty() {
                     ray.routes.push(Route::new(&offsets));

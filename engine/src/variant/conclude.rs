@@ -5,8 +5,10 @@
 //! across keys is made. Each problem is reported at the key that caused it.
 
 use super::boards::{CaptureRules, TransferRules};
-use super::compile::compile_piece;
+use super::compile::{compile_piece_in, LameOblique};
+use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
+use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
@@ -46,10 +48,34 @@ pub(crate) struct Rules {
     pub extinction_royals: bool,
     pub extinction_types: PieceMask,
     pub extinction_value: GameValue,
+    pub extinction: Option<ExtinctionRules>,
+    pub flag: Option<FlagRules>,
     pub royal_mask: PieceMask,
     pub checking: bool,
+    pub forbid_checks: bool,
+    pub drop_checks: bool,
+    pub must_capture: bool,
+    pub initial_region: Option<[Vec<bool>; 2]>,
+    pub drop_region: [Option<Vec<bool>>; 2],
+    /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
+    pub ep_region: [Option<Vec<bool>>; 2],
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    pub flying_general: bool,
+    /// Per colour: a side may pass (`pass`), or may pass when it has no other move
+    /// (`passOnStalemate`).
+    pub pass: [bool; 2],
+    pub pass_on_stalemate: [bool; 2],
+    pub connect: Option<ConnectRules>,
+    /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
+    pub mobility: Vec<[Option<Vec<bool>>; 2]>,
+    /// Legal generation must first ask for a position end or strike moves off afterwards.
+    pub special_legality: bool,
     pub n_move_rule: u32,
     pub n_fold_rule: u32,
+    pub repetition: RepetitionRules,
+    pub material_counting: MaterialCounting,
+    pub stalemate_piece_count: bool,
     pub stalemate_value: GameValue,
     pub checkmate_value: GameValue,
     pub pawn_like: PieceMask,
@@ -120,6 +146,15 @@ fn letter_set(
     mask
 }
 
+/// The pieces that pass `test`.
+fn named(pieces: &[PieceDef], test: impl Fn(&PieceDef) -> bool) -> PieceMask {
+    pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| test(p))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
 /// The pieces among `letters` that this variant has (for defaults, which never err).
 fn present(pieces: &[PieceDef], letters: &str) -> PieceMask {
     letters
@@ -177,9 +212,25 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             .map_err(|r| errs.push(parts.at.error(r)))
             .ok()
     });
-    let pawn_types = letter_set(&spec.pawn_types, present(&pieces, "p"), &pieces, errs);
+    let fsf = spec.dialect == Dialect::FairyStockfish;
+    // Fairy-Stockfish's pawns are the men of its predefined pawn, whatever their letter, and
+    // a custom piece with `e` in its moves captures en passant; Chimera's are the men lettered p.
+    let default_pawns = if fsf {
+        named(&pieces, |p| p.name == "pawn")
+    } else {
+        present(&pieces, "p")
+    };
+    let pawn_types = letter_set(&spec.pawn_types, default_pawns, &pieces, errs);
     let promo_pawns = letter_set(&spec.promotion_pawn_types, pawn_types, &pieces, errs);
-    let ep_capturers = letter_set(&spec.en_passant_types, pawn_types, &pieces, errs);
+    let default_ep = if fsf {
+        pawn_types
+            | named(&pieces, |p| {
+                p.name.starts_with("customPiece") && p.betza.contains('e')
+            })
+    } else {
+        pawn_types
+    };
+    let ep_capturers = letter_set(&spec.en_passant_types, default_ep, &pieces, errs);
     let n_move_types = letter_set(&spec.n_move_rule_types, pawn_types, &pieces, errs);
     let drop_types = letter_set(&spec.drop_piece_types, PieceMask::MAX, &pieces, errs);
     let drop_valuable = letter_set(&spec.drop_rule_valuable, 0, &pieces, errs);
@@ -256,7 +307,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
 
-    let start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    let mut start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    if fsf && castling.is_none() && gating.is_none() {
+        // Fairy-Stockfish ignores castling rights in a variant without castling (its files
+        // inherit start positions that have them).
+        start_fen = without_castling_rights(&start_fen);
+    }
     let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
     // Virginity matters for initial moves and, in gating variants, for the gating rights.
     let virgin_keyed = if gating.is_some() {
@@ -268,6 +324,52 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             .filter(|(_, p)| p.has_initial_moves)
             .fold(0u32, |m, (i, _)| m | 1 << i)
     };
+    // `checking = false`: Fairy-Stockfish forbids giving check; Chimera drops the check rule.
+    let checking_key = or(&spec.checking, true);
+    let checking = checking_key || fsf;
+    let forbid_checks = !checking_key && fsf;
+    let drop_checks = or(&spec.drop_checks, true);
+    let must_capture = or(&spec.must_capture, false);
+    // Initial moves by region: Fairy-Stockfish's reading, and Chimera's where a region is given.
+    let initial_region = (fsf || spec.double_step_region_by_color.iter().any(Option::is_some))
+        .then(|| conclude_initial_region(spec, &geometry, errs));
+    let extinction = conclude_extinction(spec, &pieces, extinction_types, errs);
+    let flag = conclude_flag(spec, &geometry, &pieces, errs);
+    let drop_region = [0, 1].map(|c| {
+        spec.drop_region_by_color[c]
+            .as_ref()
+            .map(|r| region_table(r, &geometry, errs))
+    });
+    let ep_region = [0, 1].map(|c| {
+        spec.en_passant_region_by_color[c]
+            .as_ref()
+            .or(spec.en_passant_region.as_ref())
+            .map(|r| region_table(r, &geometry, errs))
+    });
+    let flying_general = or(&spec.flying_general, false);
+    let connect = conclude_connect(spec, &geometry, &pieces, errs);
+    let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
+    for (color, name, region) in &spec.mobility_regions {
+        // A region for a piece the variant does not have is Fairy-Stockfish's "no effect".
+        if let Some(i) = pieces.iter().position(|p| &p.name == name) {
+            mobility[i][*color] = Some(region_table(region, &geometry, errs));
+        }
+    }
+    let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
+    let pass_on_stalemate = [0, 1].map(|c| {
+        or(
+            &spec.pass_on_stalemate_by_color[c],
+            or(&spec.pass_on_stalemate, false),
+        )
+    });
+    let filters = pass.iter().chain(&pass_on_stalemate).any(|&p| p)
+        || forbid_checks
+        || !drop_checks
+        || must_capture
+        || flying_general
+        || drop_region.iter().any(Option::is_some)
+        || mobility.iter().flatten().any(Option::is_some);
+    let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -302,10 +404,33 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         extinction_royals,
         extinction_types,
         extinction_value: or(&spec.extinction_value, GameValue::None),
+        extinction,
+        flag,
         royal_mask,
-        checking: or(&spec.checking, true),
+        checking,
+        forbid_checks,
+        drop_checks,
+        must_capture,
+        initial_region,
+        drop_region,
+        ep_region,
+        first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
+        promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
+        flying_general,
+        pass,
+        pass_on_stalemate,
+        connect,
+        mobility,
+        special_legality,
         n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
         n_fold_rule: or(&spec.n_fold_rule, 3),
+        repetition: RepetitionRules {
+            value: or(&spec.n_fold_value, GameValue::Draw),
+            absolute: or(&spec.n_fold_value_absolute, false),
+            perpetual_check_illegal: or(&spec.perpetual_check_illegal, false),
+        },
+        material_counting: or(&spec.material_counting, MaterialCounting::None),
+        stalemate_piece_count: or(&spec.stalemate_piece_count, false),
         stalemate_value: or(&spec.stalemate_value, GameValue::Draw),
         checkmate_value: or(&spec.checkmate_value, GameValue::Loss),
         pawn_like: n_move_types,
@@ -323,10 +448,14 @@ fn compile_pieces(
     errs: &mut Vec<VariantError>,
 ) -> Option<Vec<PieceDef>> {
     let double_step = or(&spec.double_step, true);
+    let lame = match spec.dialect {
+        Dialect::Chimera => LameOblique::EitherRoute,
+        Dialect::FairyStockfish => LameOblique::OrthogonalFirst,
+    };
     let mut out = Vec::new();
     for p in &spec.pieces {
         let betza = p.moves(double_step);
-        match compile_piece(&betza, g) {
+        match compile_piece_in(&betza, g, lame) {
             Ok(compiled) => out.push(PieceDef {
                 name: p.name.clone(),
                 letter: p.letter,
@@ -567,4 +696,196 @@ fn conclude_reserve(
         count: count as u8,
         king_rook_exclusive: or(&spec.reserve_king_rook_exclusive, true),
     })
+}
+
+/// A region of squares (`flagRegionWhite = d4 e4`) as a per-cell table, the same on every
+/// board; an error at the key when a square is off the board.
+fn region_table(given: &Located<String>, g: &Geometry, errs: &mut Vec<VariantError>) -> Vec<bool> {
+    let mut zone = vec![false; g.num_cells()];
+    match parse_square_list(&given.value, g.files as usize, g.ranks as usize) {
+        Ok(squares) => {
+            for (f, r) in squares {
+                for b in 0..g.boards as usize {
+                    zone[g.square(b, f, r).index()] = true;
+                }
+            }
+        }
+        Err(r) => errs.push(given.at.error(r)),
+    }
+    zone
+}
+
+/// Extinction by counts, Fairy-Stockfish's rule: any `extinctionValue` except under
+/// pseudo-royalty (where the last man of the types is guarded like a king instead).
+fn conclude_extinction(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    types: PieceMask,
+    errs: &mut Vec<VariantError>,
+) -> Option<ExtinctionRules> {
+    let value = or(&spec.extinction_value, GameValue::None);
+    if value == GameValue::None || or(&spec.extinction_pseudo_royal, false) {
+        return None;
+    }
+    let all = spec
+        .extinction_piece_types
+        .as_ref()
+        .is_some_and(|t| t.value.contains(&'*'));
+    let types = if all {
+        // `*` counts all men together, not each type.
+        let named: Vec<char> = spec
+            .extinction_piece_types
+            .as_ref()
+            .map(|t| t.value.iter().copied().filter(|&c| c != '*').collect())
+            .unwrap_or_default();
+        letter_ids(pieces, &named).map_or(0, |ids| mask_of(&ids))
+    } else {
+        types
+    };
+    if types == 0 && !all {
+        if let Some(v) = &spec.extinction_value {
+            errs.push(v.at.error("extinctionValue needs extinctionPieceTypes"));
+        }
+        return None;
+    }
+    Some(ExtinctionRules {
+        types,
+        all,
+        count: or(&spec.extinction_piece_count, 0),
+        opponent_count: or(&spec.extinction_opponent_piece_count, 0),
+        claim: or(&spec.extinction_claim, false),
+        value,
+    })
+}
+
+/// Capture the flag: per colour, a region (`flagRegion`, overridden by `flagRegionWhite` /
+/// `flagRegionBlack`) and the flag men (`flagPiece`, likewise; every man by default).
+fn conclude_flag(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    errs: &mut Vec<VariantError>,
+) -> Option<FlagRules> {
+    let regions: [Option<&Located<String>>; 2] = [0, 1].map(|c| {
+        spec.flag_region_by_color[c]
+            .as_ref()
+            .or(spec.flag_region.as_ref())
+    });
+    if regions.iter().all(Option::is_none) {
+        return None;
+    }
+    let region = regions.map(|r| match r {
+        Some(given) => region_table(given, g, errs),
+        None => vec![false; g.num_cells()],
+    });
+    let royal = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.royal)
+        .fold(0, |m, (i, _)| m | 1 << i);
+    let mut piece_masks = [PieceMask::MAX; 2];
+    let mut is_king = [false; 2];
+    for c in 0..2 {
+        let Some(given) = spec.flag_piece_by_color[c]
+            .as_ref()
+            .or(spec.flag_piece.as_ref())
+        else {
+            continue;
+        };
+        if given.value.contains(&'*') {
+            continue;
+        }
+        match letter_ids(pieces, &given.value) {
+            Ok(ids) => {
+                piece_masks[c] = mask_of(&ids);
+                is_king[c] = royal != 0 && piece_masks[c] == royal;
+            }
+            Err(r) => errs.push(given.at.error(r)),
+        }
+    }
+    let count = or(&spec.flag_piece_count, 1);
+    if count == 0 {
+        if let Some(c) = &spec.flag_piece_count {
+            errs.push(c.at.error("at least one flag man"));
+        }
+    }
+    Some(FlagRules {
+        pieces: piece_masks,
+        is_king,
+        region,
+        count: count.max(1),
+        blocked_win: or(&spec.flag_piece_blocked_win, false),
+        extra_move: or(&spec.flag_move, false),
+        safe: or(&spec.flag_piece_safe, false),
+    })
+}
+
+/// Fairy-Stockfish's `doubleStepRegionWhite` / `doubleStepRegionBlack`: where a man may make
+/// his initial (`i`) moves, by default ranks 2 and 7; none at all with `doubleStep = false`.
+fn conclude_initial_region(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> [Vec<bool>; 2] {
+    let double_step = or(&spec.double_step, true);
+    [0, 1].map(|c| {
+        if !double_step {
+            return vec![false; g.num_cells()];
+        }
+        match &spec.double_step_region_by_color[c] {
+            Some(given) => region_table(given, g, errs),
+            None => {
+                let rank = [1, 6][c];
+                let mut zone = vec![false; g.num_cells()];
+                if rank < g.ranks as usize {
+                    for b in 0..g.boards as usize {
+                        for f in 0..g.files as usize {
+                            zone[g.square(b, f, rank).index()] = true;
+                        }
+                    }
+                }
+                zone
+            }
+        }
+    })
+}
+
+/// Connect-N (`connectN` and its direction and type keys).
+fn conclude_connect(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    errs: &mut Vec<VariantError>,
+) -> Option<ConnectRules> {
+    let n = or(&spec.connect_n, 0);
+    if n == 0 {
+        return None;
+    }
+    let mut directions = Vec::new();
+    if or(&spec.connect_horizontal, true) {
+        directions.push(g.delta(1, 0));
+    }
+    if or(&spec.connect_vertical, true) {
+        directions.push(g.delta(0, 1));
+    }
+    if or(&spec.connect_diagonal, true) {
+        directions.push(g.delta(1, 1));
+        directions.push(g.delta(1, -1));
+    }
+    Some(ConnectRules {
+        n,
+        types: letter_set(&spec.connect_piece_types, PieceMask::MAX, pieces, errs),
+        directions,
+        value: or(&spec.connect_value, GameValue::Win),
+    })
+}
+
+/// `fen` with its castling field, when it has one, replaced by `-`.
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let is_number = |f: &str| f.bytes().all(|b| b.is_ascii_digit());
+    if fields.len() >= 3 && !is_number(fields[2]) && !fields[2].contains('+') {
+        fields[2] = "-";
+    }
+    fields.join(" ")
 }

@@ -106,6 +106,39 @@ pub struct SectionConfig {
     /// Effective entries: inherited ones not overridden (in the parent's order), then the
     /// section's own (in file order). Each key appears once.
     entries: Vec<Entry>,
+    /// The meanings of the keys: those of the file that wrote this section (inherited keys
+    /// are read with the child's meanings, as the child is what is built).
+    pub dialect: Dialect,
+}
+
+/// Which meanings a definition file gives its keys and Betza strings. The two readings differ
+/// in a few rules (see `README.md`, "Dialects"); a file names its dialect with a comment line
+/// `# chimera-dialect: chimera` or `# chimera-dialect: fairy-stockfish`, which Fairy-Stockfish
+/// reads as a comment. Without one, a file is read as Fairy-Stockfish reads it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// Fairy-Stockfish's meanings (the default for files).
+    #[default]
+    FairyStockfish,
+    /// Chimera's own meanings (its built-in file, Interactive Diagram lines).
+    Chimera,
+}
+
+/// The directive comment that names a file's dialect.
+pub const DIALECT_DIRECTIVE: &str = "chimera-dialect:";
+
+/// The dialect a comment line names, if it is the directive: `Err` for an unknown name.
+fn dialect_directive(comment: &str) -> Option<Result<Dialect, String>> {
+    let body = comment.trim_start_matches(['#', ';']).trim();
+    let name = body.strip_prefix(DIALECT_DIRECTIVE)?.trim();
+    Some(match name {
+        "chimera" => Ok(Dialect::Chimera),
+        "fairy-stockfish" => Ok(Dialect::FairyStockfish),
+        other => Err(format!(
+            "unknown dialect '{}' (chimera, fairy-stockfish)",
+            quote(other)
+        )),
+    })
 }
 
 impl SectionConfig {
@@ -288,6 +321,8 @@ pub fn parse_config_sections(
     let mut target = Target::Nowhere;
     // Every header line, good or bad: where each section's lines end.
     let mut header_lines: Vec<usize> = Vec::new();
+    // The file's dialect (a directive anywhere in the file names it for every section).
+    let mut dialect = Dialect::default();
 
     let err = |line: usize, key: Option<&str>, message: String| ConfigError {
         file: file_name.to_string(),
@@ -304,7 +339,15 @@ pub fn parse_config_sections(
             raw_line
         };
         let line = raw_line.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+        if line.starts_with('#') || line.starts_with(';') {
+            match dialect_directive(line) {
+                Some(Ok(d)) => dialect = d,
+                Some(Err(message)) => errors.push(err(line_no, None, message)),
+                None => {}
+            }
+            continue;
+        }
+        if line.is_empty() {
             continue;
         }
 
@@ -458,6 +501,7 @@ pub fn parse_config_sections(
                 file: file_name.to_string(),
                 line: raw.line,
                 entries,
+                dialect,
             });
         }
     }

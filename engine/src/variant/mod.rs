@@ -12,6 +12,7 @@ mod compile;
 mod conclude;
 pub mod config;
 pub mod diagram;
+pub mod ends;
 mod legs;
 mod reach;
 pub mod setup;
@@ -328,6 +329,159 @@ impl Variant {
     #[inline(always)]
     pub fn extinction_types(&self) -> PieceMask {
         self.rules.extinction_types
+    }
+
+    /// True when some legal moves are struck off after generation: giving check forbidden
+    /// (Fairy-Stockfish's `checking = false`), checking drops forbidden (`dropChecks = false`),
+    /// captures compulsory (`mustCapture`).
+    #[inline(always)]
+    pub fn has_move_filters(&self) -> bool {
+        self.rules.forbid_checks
+            || !self.rules.drop_checks
+            || self.rules.must_capture
+            || self.rules.flying_general
+            || self
+                .rules
+                .pass
+                .iter()
+                .chain(&self.rules.pass_on_stalemate)
+                .any(|&p| p)
+            || self.rules.drop_region.iter().any(Option::is_some)
+            || self.rules.mobility.iter().flatten().any(Option::is_some)
+    }
+
+    /// Whether `color` may pass (`pass`), and whether only when it has no other legal move
+    /// (`passOnStalemate`).
+    #[inline]
+    pub fn passing(&self, color: Color) -> (bool, bool) {
+        (
+            self.rules.pass[color.index()],
+            self.rules.pass_on_stalemate[color.index()],
+        )
+    }
+
+    /// The kings may not face each other on a file with nothing between (`flyingGeneral`).
+    #[inline]
+    pub fn flying_general(&self) -> bool {
+        self.rules.flying_general
+    }
+
+    /// Per colour, where drops are allowed (`dropRegionWhite`/`Black`); `None`: anywhere.
+    #[inline]
+    pub fn drop_region(&self, color: Color) -> Option<&[bool]> {
+        self.rules.drop_region[color.index()].as_deref()
+    }
+
+    /// Where a man of `color` may land capturing en passant (`enPassantRegion...`); `None`:
+    /// anywhere.
+    #[inline]
+    pub fn ep_region(&self, color: Color) -> Option<&[bool]> {
+        self.rules.ep_region[color.index()].as_deref()
+    }
+
+    /// Pawns may be dropped on their first rank (`firstRankPawnDrops`) and in their promotion
+    /// zone (`promotionZonePawnDrops`).
+    #[inline]
+    pub fn pawn_drops_allowed(&self) -> (bool, bool) {
+        (
+            self.rules.first_rank_pawn_drops,
+            self.rules.promotion_zone_pawn_drops,
+        )
+    }
+
+    /// Where a man of type `id` and colour `color` may go (`mobilityRegion...`); `None`:
+    /// anywhere.
+    #[inline]
+    pub fn mobility_region(&self, id: PieceId, color: Color) -> Option<&[bool]> {
+        self.rules.mobility[id.index()][color.index()].as_deref()
+    }
+
+    /// True when some piece type has a mobility region.
+    #[inline]
+    pub fn has_mobility_regions(&self) -> bool {
+        self.rules.mobility.iter().flatten().any(Option::is_some)
+    }
+
+    /// Connect-N (`connectN`), if the variant has it.
+    #[inline]
+    pub fn connect(&self) -> Option<&ends::ConnectRules> {
+        self.rules.connect.as_ref()
+    }
+
+    /// Giving check is illegal (Fairy-Stockfish's `checking = false`).
+    #[inline]
+    pub fn forbids_checks(&self) -> bool {
+        self.rules.forbid_checks
+    }
+
+    /// A drop may give check (`dropChecks`, true by default).
+    #[inline]
+    pub fn drop_checks(&self) -> bool {
+        self.rules.drop_checks
+    }
+
+    /// Captures are compulsory (`mustCapture`).
+    #[inline]
+    pub fn must_capture(&self) -> bool {
+        self.rules.must_capture
+    }
+
+    /// Fairy-Stockfish's reading of initial moves: per colour, the squares where a man may make
+    /// them (`doubleStepRegion*`); `None` in Chimera's reading (a man on his start square).
+    #[inline]
+    pub fn initial_region(&self) -> Option<&[Vec<bool>; 2]> {
+        self.rules.initial_region.as_ref()
+    }
+
+    /// True when legal generation has more to do than the moves' own legality: a position end
+    /// to ask for first ([`Variant::has_position_ends`]) or moves to strike off afterwards
+    /// ([`Variant::has_move_filters`]). One test on the fast path for both.
+    #[inline(always)]
+    pub fn special_legality(&self) -> bool {
+        self.rules.special_legality
+    }
+
+    /// How repetition ends the game (`nFoldValue`, `perpetualCheckIllegal`).
+    pub fn repetition(&self) -> &ends::RepetitionRules {
+        &self.rules.repetition
+    }
+
+    /// Who wins a game otherwise drawn (`materialCounting`).
+    pub fn material_counting(&self) -> ends::MaterialCounting {
+        self.rules.material_counting
+    }
+
+    /// A stalemate is scored by the men left: fewer wins (`stalematePieceCount`).
+    pub fn stalemate_piece_count(&self) -> bool {
+        self.rules.stalemate_piece_count
+    }
+
+    /// Capture the flag (`flagRegion*`), if the variant has it.
+    #[inline]
+    pub fn flag(&self) -> Option<&ends::FlagRules> {
+        self.rules.flag.as_ref()
+    }
+
+    /// Extinction by counts (`extinctionValue` without pseudo-royalty), if the variant has it.
+    #[inline]
+    pub fn extinction(&self) -> Option<&ends::ExtinctionRules> {
+        self.rules.extinction.as_ref()
+    }
+
+    /// True when the position alone may end the game (flag, extinction by counts, connect-N,
+    /// two passes in a row): legal
+    /// generation then first asks whether it has.
+    #[inline(always)]
+    pub fn has_position_ends(&self) -> bool {
+        self.rules.flag.is_some()
+            || self.rules.extinction.is_some()
+            || self.rules.connect.is_some()
+            || self
+                .rules
+                .pass
+                .iter()
+                .chain(&self.rules.pass_on_stalemate)
+                .any(|&p| p)
     }
 
     /// The result for a side that has lost all its men of the extinction types

@@ -155,7 +155,8 @@ impl Setup {
         if fields.is_empty() {
             return Err(FenError::new(FenField::Fields, text, "empty FEN"));
         }
-        if fields.len() < 2 || fields.len() > 7 {
+        // The board alone is a FEN only where it has ranks to tell it from any other word.
+        if fields.len() > 7 || fields.len() == 1 && !fields[0].contains('/') {
             return Err(FenError::new(
                 FenField::Fields,
                 text,
@@ -167,11 +168,15 @@ impl Setup {
             .split('/')
             .map(parse_rank)
             .collect::<Result<Vec<_>, _>>()?;
-        let bad_side = || FenError::new(FenField::Side, fields[1], "expected 'w' or 'b'");
+        // Fields after the board may be left out, as Fairy-Stockfish reads FEN: the side
+        // (White), then castling and e.p. ('-'); a number where castling or e.p. would stand
+        // starts the counters (`w 0 1`, `w - 0 1`).
+        let side_field = fields.get(1).copied().unwrap_or("w");
+        let bad_side = || FenError::new(FenField::Side, side_field, "expected 'w' or 'b'");
         // The side letter, then an optional turn-part digit (`w1`); the first character may
         // be any text, so split on a character boundary.
-        let split = fields[1].chars().next().map_or(0, char::len_utf8);
-        let (side_text, phase_text) = fields[1].split_at(split);
+        let split = side_field.chars().next().map_or(0, char::len_utf8);
+        let (side_text, phase_text) = side_field.split_at(split);
         let side = match side_text {
             "w" => Color::White,
             "b" => Color::Black,
@@ -182,7 +187,9 @@ impl Setup {
             t if t.len() == 1 && t.as_bytes()[0].is_ascii_digit() => t.as_bytes()[0] - b'0',
             _ => return Err(bad_side()),
         };
-        let castling = fields.get(2).copied().unwrap_or("-").to_string();
+        let is_number = |f: &&str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+        let mut after = fields.iter().skip(2).copied().peekable();
+        let castling = after.next_if(|f| !is_number(f)).unwrap_or("-").to_string();
         if castling != "-" && !castling.chars().all(|c| c.is_ascii_alphabetic()) {
             return Err(FenError::new(
                 FenField::Castling,
@@ -190,17 +197,12 @@ impl Setup {
                 "expected '-' or letters",
             ));
         }
-        let ep = match fields.get(3).copied().unwrap_or("-") {
+        let ep = match after.next_if(|f| !is_number(f)).unwrap_or("-") {
             "-" => Vec::new(),
             t => parse_ep(t)?,
         };
         // Fairy-Stockfish may put check counters (`3+3`) before the clocks; skip them.
-        let rest: Vec<&str> = fields
-            .iter()
-            .skip(4)
-            .copied()
-            .filter(|f| !f.contains('+'))
-            .collect();
+        let rest: Vec<&str> = after.filter(|f| !f.contains('+')).collect();
         let halfmove = match rest.first() {
             None => 0,
             Some(t) => t

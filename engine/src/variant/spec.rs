@@ -7,8 +7,9 @@
 use super::config::{
     parse_bool, parse_file_letter_or_number, parse_piece_char_map, parse_piece_letters,
     parse_piece_value_list, parse_rank, parse_template, parse_uint, parse_value, ConfigError,
-    Entry, GameValue, SectionConfig,
+    Dialect, Entry, GameValue, SectionConfig,
 };
+use super::ends::MaterialCounting;
 use super::DropRule;
 use crate::types::MAX_PIECE_TYPES;
 
@@ -93,6 +94,8 @@ pub(crate) struct VariantSpec {
     pub name: String,
     /// The section header, for problems that concern no single key.
     pub header: Place,
+    /// The meanings of the keys (the section's file's dialect).
+    pub dialect: Dialect,
     /// Piece assignments in the order written (inherited ones first).
     pub pieces: Vec<PieceSpec>,
 
@@ -106,6 +109,9 @@ pub(crate) struct VariantSpec {
     pub first_turn_parts: Given<Vec<Vec<char>>>,
     pub start_fen: Given<String>,
     pub double_step: Given<bool>,
+    pub double_step_region_by_color: [Given<String>; 2],
+    pub en_passant_region: Given<String>,
+    pub en_passant_region_by_color: [Given<String>; 2],
     pub pawn_types: Given<Vec<char>>,
     pub promotion_pawn_types: Given<Vec<char>>,
     pub en_passant_types: Given<Vec<char>>,
@@ -148,9 +154,43 @@ pub(crate) struct VariantSpec {
     pub extinction_piece_types: Given<Vec<char>>,
     pub extinction_value: Given<GameValue>,
     pub extinction_pseudo_royal: Given<bool>,
+    pub extinction_piece_count: Given<u32>,
+    pub extinction_opponent_piece_count: Given<u32>,
+    pub extinction_claim: Given<bool>,
+    pub flag_piece: Given<Vec<char>>,
+    pub flag_piece_by_color: [Given<Vec<char>>; 2],
+    pub flag_region: Given<String>,
+    pub flag_region_by_color: [Given<String>; 2],
+    pub flag_piece_count: Given<u32>,
+    pub flag_piece_blocked_win: Given<bool>,
+    pub flag_move: Given<bool>,
+    pub flag_piece_safe: Given<bool>,
     pub checking: Given<bool>,
+    pub drop_checks: Given<bool>,
+    pub drop_region_by_color: [Given<String>; 2],
+    pub first_rank_pawn_drops: Given<bool>,
+    pub promotion_zone_pawn_drops: Given<bool>,
+    pub flying_general: Given<bool>,
+    pub pass: Given<bool>,
+    pub pass_by_color: [Given<bool>; 2],
+    pub pass_on_stalemate: Given<bool>,
+    pub pass_on_stalemate_by_color: [Given<bool>; 2],
+    pub connect_n: Given<u32>,
+    pub connect_piece_types: Given<Vec<char>>,
+    pub connect_horizontal: Given<bool>,
+    pub connect_vertical: Given<bool>,
+    pub connect_diagonal: Given<bool>,
+    pub connect_value: Given<GameValue>,
+    /// `mobilityRegionWhiteKing = ...`: (colour, piece key name, squares).
+    pub mobility_regions: Vec<(usize, String, Located<String>)>,
+    pub must_capture: Given<bool>,
     pub n_move_rule: Given<u32>,
     pub n_fold_rule: Given<u32>,
+    pub n_fold_value: Given<GameValue>,
+    pub n_fold_value_absolute: Given<bool>,
+    pub perpetual_check_illegal: Given<bool>,
+    pub material_counting: Given<MaterialCounting>,
+    pub stalemate_piece_count: Given<bool>,
     pub stalemate_value: Given<GameValue>,
     pub checkmate_value: Given<GameValue>,
     pub bare_king_stalemate_value: Given<GameValue>,
@@ -187,6 +227,22 @@ fn when_gating(s: &VariantSpec) -> bool {
 
 fn when_reserve(s: &VariantSpec) -> bool {
     s.reserve_piece_type.is_some()
+}
+
+fn when_drops(s: &VariantSpec) -> bool {
+    or(&s.piece_drops, false)
+}
+
+fn when_connect(s: &VariantSpec) -> bool {
+    or(&s.connect_n, 0) > 0
+}
+
+fn when_extinction(s: &VariantSpec) -> bool {
+    s.extinction_value.is_some()
+}
+
+fn when_flag(s: &VariantSpec) -> bool {
+    s.flag_region.is_some() || s.flag_region_by_color.iter().any(Option::is_some)
 }
 
 /// `name => field: parser` (the field may be one colour's slot, `field[0]`), optionally
@@ -266,6 +322,11 @@ const KEYS: &[Key] = &[
     key!("firstTurnParts" => first_turn_parts: letter_words, if |s| s.turn_parts.is_some()),
     key!("startFen" => start_fen: text),
     key!("doubleStep" => double_step: parse_bool),
+    key!("doubleStepRegionWhite" => double_step_region_by_color[0]: text),
+    key!("doubleStepRegionBlack" => double_step_region_by_color[1]: text),
+    key!("enPassantRegion" => en_passant_region: text),
+    key!("enPassantRegionWhite" => en_passant_region_by_color[0]: text),
+    key!("enPassantRegionBlack" => en_passant_region_by_color[1]: text),
     key!("pawnTypes" => pawn_types: parse_piece_letters),
     key!("promotionPawnTypes" => promotion_pawn_types: parse_piece_letters),
     key!("enPassantTypes" => en_passant_types: parse_piece_letters),
@@ -310,9 +371,47 @@ const KEYS: &[Key] = &[
     key!("extinctionPieceTypes" => extinction_piece_types: parse_piece_letters),
     key!("extinctionValue" => extinction_value: parse_value),
     key!("extinctionPseudoRoyal" => extinction_pseudo_royal: parse_bool),
+    key!("extinctionPieceCount" => extinction_piece_count: parse_uint, if when_extinction),
+    key!("extinctionOpponentPieceCount" => extinction_opponent_piece_count: parse_uint,
+        if when_extinction),
+    key!("extinctionClaim" => extinction_claim: parse_bool, if when_extinction),
+    key!("flagPiece" => flag_piece: parse_piece_letters, if when_flag),
+    key!("flagPieceWhite" => flag_piece_by_color[0]: parse_piece_letters, if when_flag),
+    key!("flagPieceBlack" => flag_piece_by_color[1]: parse_piece_letters, if when_flag),
+    key!("flagRegion" => flag_region: text),
+    key!("flagRegionWhite" => flag_region_by_color[0]: text),
+    key!("flagRegionBlack" => flag_region_by_color[1]: text),
+    key!("flagPieceCount" => flag_piece_count: parse_uint, if when_flag),
+    key!("flagPieceBlockedWin" => flag_piece_blocked_win: parse_bool, if when_flag),
+    key!("flagMove" => flag_move: parse_bool, if when_flag),
+    key!("flagPieceSafe" => flag_piece_safe: parse_bool, if when_flag),
     key!("checking" => checking: parse_bool),
+    key!("dropChecks" => drop_checks: parse_bool, if when_drops),
+    key!("mustCapture" => must_capture: parse_bool),
+    key!("dropRegionWhite" => drop_region_by_color[0]: text, if when_drops),
+    key!("dropRegionBlack" => drop_region_by_color[1]: text, if when_drops),
+    key!("firstRankPawnDrops" => first_rank_pawn_drops: parse_bool, if when_drops),
+    key!("promotionZonePawnDrops" => promotion_zone_pawn_drops: parse_bool, if when_drops),
+    key!("flyingGeneral" => flying_general: parse_bool),
+    key!("pass" => pass: parse_bool),
+    key!("passWhite" => pass_by_color[0]: parse_bool),
+    key!("passBlack" => pass_by_color[1]: parse_bool),
+    key!("passOnStalemate" => pass_on_stalemate: parse_bool),
+    key!("passOnStalemateWhite" => pass_on_stalemate_by_color[0]: parse_bool),
+    key!("passOnStalemateBlack" => pass_on_stalemate_by_color[1]: parse_bool),
+    key!("connectN" => connect_n: parse_uint),
+    key!("connectPieceTypes" => connect_piece_types: parse_piece_letters, if when_connect),
+    key!("connectHorizontal" => connect_horizontal: parse_bool, if when_connect),
+    key!("connectVertical" => connect_vertical: parse_bool, if when_connect),
+    key!("connectDiagonal" => connect_diagonal: parse_bool, if when_connect),
+    key!("connectValue" => connect_value: parse_value, if when_connect),
     key!("nMoveRule" => n_move_rule: parse_uint),
     key!("nFoldRule" => n_fold_rule: parse_uint),
+    key!("nFoldValue" => n_fold_value: parse_value),
+    key!("nFoldValueAbsolute" => n_fold_value_absolute: parse_bool),
+    key!("perpetualCheckIllegal" => perpetual_check_illegal: parse_bool),
+    key!("materialCounting" => material_counting: MaterialCounting::parse),
+    key!("stalematePieceCount" => stalemate_piece_count: parse_bool),
     key!("stalemateValue" => stalemate_value: parse_value),
     key!("checkmateValue" => checkmate_value: parse_value),
     key!("bareKingStalemateValue" => bare_king_stalemate_value: parse_value),
@@ -378,6 +477,21 @@ fn is_custom_slot(key: &str) -> bool {
         .is_some_and(|n| (1..=CUSTOM_SLOTS).contains(&n))
 }
 
+/// `mobilityRegionWhiteKing` names White's king region: the colour and the piece key
+/// (`king`, `customPiece3`, `janggiElephant`), when the piece name is one.
+fn mobility_key(key: &str) -> Option<(usize, String)> {
+    let rest = key.strip_prefix("mobilityRegion")?;
+    let (color, name) = if let Some(n) = rest.strip_prefix("White") {
+        (0, n)
+    } else {
+        (1, rest.strip_prefix("Black")?)
+    };
+    let mut chars = name.chars();
+    let first = chars.next()?.to_ascii_lowercase();
+    let piece = format!("{first}{}", chars.as_str());
+    (predefined_moves(&piece).is_some() || is_custom_slot(&piece)).then_some((color, piece))
+}
+
 /// Reads every line of `section` into a spec. Each value that does not parse, each unknown key
 /// and each bad piece assignment is an error; the spec holds every value that did parse.
 pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) {
@@ -388,6 +502,7 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             line: section.line,
             key: None,
         },
+        dialect: section.dialect,
         ..VariantSpec::default()
     };
     let mut errors = Vec::new();
@@ -397,6 +512,15 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
                 errors.push(at.error(reason));
             }
+        } else if let Some((color, piece)) = mobility_key(&entry.key) {
+            spec.mobility_regions.push((
+                color,
+                piece,
+                Located {
+                    value: entry.value.clone(),
+                    at,
+                },
+            ));
         } else if predefined_moves(&entry.key).is_some() || is_custom_slot(&entry.key) {
             if let Err(reason) = read_piece(&mut spec, entry, at.clone()) {
                 errors.push(at.error(reason));
@@ -426,7 +550,10 @@ fn read_piece(spec: &mut VariantSpec, entry: &Entry, at: Place) -> Result<(), St
         (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
         _ => return Err(format!("'{letter_text}' is not a single piece letter")),
     };
-    if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
+    if spec.dialect == Dialect::FairyStockfish {
+        // Fairy-Stockfish replaces the piece that had the letter.
+        spec.pieces.retain(|p| p.letter != letter);
+    } else if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
         return Err(format!(
             "letter '{}' is already used by {}",
             letter.to_ascii_lowercase(),

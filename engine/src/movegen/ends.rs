@@ -1,0 +1,199 @@
+//! Game ends that the position alone decides (the rules are `variant::ends`): capture the flag
+//! and extinction by counts, judged as Fairy-Stockfish judges them before any move is listed.
+//! A position that is over has no legal move; its result is [`Position::position_end`].
+
+use super::generate::MoveList;
+use crate::board::position::Position;
+use crate::types::{Color, MoveKind, PieceId, Square};
+use crate::variant::ends::FlagRules;
+use crate::variant::GameValue;
+
+/// Which rule ended the game in a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PositionEnd {
+    /// A side's men of some type (or all its men) died out.
+    Extinction,
+    /// A side brought its flag men into its flag region.
+    Flag,
+    /// A side has its men in a row (`connectN`).
+    Connect,
+    /// Both sides passed, one after the other.
+    DoublePass,
+}
+
+impl Position {
+    /// The result for the side to move when the position alone ends the game, and the rule
+    /// that ends it; `None` while the game goes on (always, in variants without such rules).
+    pub fn position_end(&mut self) -> Option<(GameValue, PositionEnd)> {
+        if !self.variant.has_position_ends() {
+            return None;
+        }
+        self.extinction_end()
+            .map(|v| (v, PositionEnd::Extinction))
+            .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
+            .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
+            .or_else(|| {
+                self.double_pass()
+                    .then_some((GameValue::Draw, PositionEnd::DoublePass))
+            })
+    }
+
+    /// Both sides have just passed, one after the other (Fairy-Stockfish's draw, which
+    /// material counting may decide).
+    fn double_pass(&self) -> bool {
+        let (pass, on_stalemate) = self.variant.passing(self.side);
+        (pass || on_stalemate)
+            && self.history.len() >= 2
+            && self.history[self.history.len() - 2..]
+                .iter()
+                .all(|u| u.mv.kind == MoveKind::Pass)
+    }
+
+    /// Connect-N: the side that has just moved has N men of the types in a row.
+    fn connect_end(&self) -> Option<GameValue> {
+        let rules = self.variant.connect()?;
+        let them = self.side.opposite();
+        let counts = |sq: Square| {
+            let c = self.cell(sq);
+            c.color() == Some(them) && rules.types & (1 << c.id().0) != 0
+        };
+        for &from in self.squares_of(them) {
+            if !counts(from) {
+                continue;
+            }
+            for &d in &rules.directions {
+                // Count only from the first man of a row, so each row is walked once.
+                if counts(from.offset(-d)) {
+                    continue;
+                }
+                let mut n = 1;
+                let mut sq = from.offset(d);
+                while n < rules.n && counts(sq) {
+                    n += 1;
+                    sq = sq.offset(d);
+                }
+                if n >= rules.n {
+                    return Some(rules.value.opposite());
+                }
+            }
+        }
+        None
+    }
+
+    /// The men of `color` of the types in `mask` (or all, with `all`), in hand included.
+    fn count_with_hand(&self, color: Color, id: Option<PieceId>) -> u32 {
+        let n = self.variant.num_pieces();
+        match id {
+            Some(id) => self.count(color, id) as u32 + self.in_hand(color, id) as u32,
+            None => (0..n)
+                .map(|i| {
+                    let id = PieceId(i as u8);
+                    self.count(color, id) as u32 + self.in_hand(color, id) as u32
+                })
+                .sum(),
+        }
+    }
+
+    fn extinction_end(&self) -> Option<GameValue> {
+        let rules = self.variant.extinction()?;
+        let us = self.side;
+        let types = (0..self.variant.num_pieces())
+            .filter(|&i| rules.types & (1 << i) != 0)
+            .map(|i| Some(PieceId(i as u8)));
+        let watched: Vec<Option<PieceId>> =
+            rules.all.then_some(None).into_iter().chain(types).collect();
+        for c in [us.opposite(), us] {
+            let needed = rules.opponent_count + (rules.claim && c == us) as u32;
+            for &id in &watched {
+                if self.count_with_hand(c, id) <= rules.count
+                    && self.count_with_hand(c.opposite(), id) >= needed
+                {
+                    return Some(if c == us {
+                        rules.value
+                    } else {
+                        rules.value.opposite()
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// True when `color` has reached its flag region (with the safety rule where it applies).
+    fn flag_reached(&self, flag: &FlagRules, color: Color) -> bool {
+        let c = color.index();
+        let mut men = 0;
+        for &sq in self.squares_of(color) {
+            if flag.region[c][sq.index()] && flag.pieces[c] & (1 << self.cell(sq).id().0) != 0 {
+                men += 1;
+            }
+        }
+        let blocked = || {
+            flag.blocked_win
+                && self
+                    .variant
+                    .geometry()
+                    .squares()
+                    .all(|sq| !flag.region[c][sq.index()] || !self.cell(sq).is_empty())
+        };
+        let reached = men > 0 && (men >= flag.count || blocked());
+        if reached && flag.safe && (!flag.extra_move || color != self.side) && men == flag.count {
+            // Exactly enough flag men: each must be safe.
+            for &sq in self.squares_of(color) {
+                if flag.region[c][sq.index()]
+                    && flag.pieces[c] & (1 << self.cell(sq).id().0) != 0
+                    && self.is_attacked(sq, color.opposite())
+                {
+                    return false;
+                }
+            }
+        }
+        reached
+    }
+
+    fn flag_end(&mut self) -> Option<GameValue> {
+        let flag = self.variant.flag()?.clone();
+        let us = self.side;
+        let them = us.opposite();
+        if (flag.extra_move || flag.safe) && self.flag_reached(&flag, us) {
+            // We reached it a move ago and it still stands: a win, or a draw when both did and
+            // the rules call that even (Black's king following White's in racing kings).
+            let even = (flag.extra_move && us == Color::White && flag.is_king[them.index()])
+                || (flag.safe && !flag.extra_move);
+            return Some(if even && self.flag_reached(&flag, them) {
+                GameValue::Draw
+            } else {
+                GameValue::Win
+            });
+        }
+        if (!flag.extra_move || flag.safe || flag.is_king[us.index()])
+            && self.flag_reached(&flag, them)
+        {
+            // Black's king may still follow White's into the region with his extra move.
+            if flag.extra_move
+                && flag.is_king[us.index()]
+                && us == Color::Black
+                && self.royal_count(us) > 0
+                && !self.in_check()
+                && self.king_can_reach_flag(&flag)
+            {
+                return None;
+            }
+            return Some(GameValue::Loss);
+        }
+        None
+    }
+
+    /// True when the side to move's royal man has a legal move into its flag region.
+    fn king_can_reach_flag(&mut self, flag: &FlagRules) -> bool {
+        let us = self.side;
+        let mut list = MoveList::new();
+        self.generate_pseudo_legal(&mut list);
+        list.iter().any(|&mv| {
+            mv.kind != MoveKind::Drop
+                && self.variant.is_royal(self.cell(mv.from).id())
+                && flag.region[us.index()][mv.to.index()]
+                && self.is_legal_by_making(mv)
+        })
+    }
+}

@@ -1,0 +1,117 @@
+//! Game ends decided by the position alone, as Fairy-Stockfish's files define them: capture
+//! the flag (`flagPiece`, `flagRegion*`, `flagMove`, `flagPieceCount`, `flagPieceSafe`) and
+//! extinction by counts (`extinctionPieceTypes` with `extinctionPieceCount`,
+//! `extinctionOpponentPieceCount`, `extinctionClaim`). The data lives here; the board code
+//! that applies it is `movegen::ends`.
+
+use super::config::GameValue;
+use super::tables::PieceMask;
+
+/// Capture the flag: a side wins when enough of its flag men stand in its flag region.
+#[derive(Clone, Debug)]
+pub struct FlagRules {
+    /// Per colour, the types whose men count (every type for `*`).
+    pub pieces: [PieceMask; 2],
+    /// Per colour, whether the flag men are exactly the royal type (racing kings' early end).
+    pub is_king: [bool; 2],
+    /// Per colour, `region[c][cell]` is true on a square of its flag region.
+    pub region: [Vec<bool>; 2],
+    /// The number of flag men that must stand there (`flagPieceCount`).
+    pub count: u32,
+    /// The region full of men with one flag man in it also wins (`flagPieceBlockedWin`).
+    pub blocked_win: bool,
+    /// The opponent gets one more move after the flag is reached (`flagMove`).
+    pub extra_move: bool,
+    /// A flag man must be unattacked to win (`flagPieceSafe`).
+    pub safe: bool,
+}
+
+/// Connect-N: the side that has just moved wins when N of its men of the types stand in a row.
+#[derive(Clone, Debug)]
+pub struct ConnectRules {
+    /// Men in a row needed (`connectN`).
+    pub n: u32,
+    /// The types that count (`connectPieceTypes`; all by default).
+    pub types: PieceMask,
+    /// The board offsets of the directions looked along (one of each opposite pair).
+    pub directions: Vec<i16>,
+    /// The result for the side that connected (`connectValue`; a win by default).
+    pub value: GameValue,
+}
+
+/// Extinction by counts: the game ends when a side has at most `count` men of one of the
+/// types (counting the hand) while the other has at least `opponent_count` of it.
+#[derive(Clone, Debug)]
+pub struct ExtinctionRules {
+    /// The types watched.
+    pub types: PieceMask,
+    /// `*`: all men together are counted as one more "type".
+    pub all: bool,
+    /// `extinctionPieceCount`.
+    pub count: u32,
+    /// `extinctionOpponentPieceCount`.
+    pub opponent_count: u32,
+    /// `extinctionClaim`: the side to move needs one more man to claim the extinction of the
+    /// other's men.
+    pub claim: bool,
+    /// The result for the side whose men died out.
+    pub value: GameValue,
+}
+
+/// Fairy-Stockfish's material counting (`materialCounting`): who wins a game that would
+/// otherwise be drawn by the move-count rule, repetition or stalemate.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// No counting: a draw stays a draw.
+    #[default]
+    None,
+    /// Janggi's points (rook 13, cannon 7, horse 5, elephant 3, guard 3, soldier 2; Black
+    /// gets 1.5 for moving second, so there is no tie).
+    Janggi,
+    /// More men wins; as many is a draw.
+    Unweighted,
+    /// White wins.
+    WhiteDrawOdds,
+    /// Black wins.
+    BlackDrawOdds,
+}
+
+impl MaterialCounting {
+    /// Reads `janggi`, `unweighted`, `whitedrawodds`, `blackdrawodds` or `none`.
+    pub fn parse(value: &str) -> Result<MaterialCounting, String> {
+        match value.trim() {
+            "none" => Ok(MaterialCounting::None),
+            "janggi" => Ok(MaterialCounting::Janggi),
+            "unweighted" => Ok(MaterialCounting::Unweighted),
+            "whitedrawodds" => Ok(MaterialCounting::WhiteDrawOdds),
+            "blackdrawodds" => Ok(MaterialCounting::BlackDrawOdds),
+            other => Err(format!(
+                "unknown material counting '{other}' (janggi, unweighted, whitedrawodds, \
+                 blackdrawodds, none)"
+            )),
+        }
+    }
+}
+
+/// How repetition ends a game.
+#[derive(Clone, Debug)]
+pub struct RepetitionRules {
+    /// The result for the side to move (`nFoldValue`; a draw by default).
+    pub value: GameValue,
+    /// `value` is White's, not the side to move's (`nFoldValueAbsolute`).
+    pub absolute: bool,
+    /// A side that gave check on each of its moves of the cycle loses
+    /// (`perpetualCheckIllegal`).
+    pub perpetual_check_illegal: bool,
+}
+
+impl GameValue {
+    /// The same result seen from the other side.
+    pub fn opposite(self) -> GameValue {
+        match self {
+            GameValue::Win => GameValue::Loss,
+            GameValue::Loss => GameValue::Win,
+            other => other,
+        }
+    }
+}
