@@ -322,6 +322,37 @@ mod tests {
         until(&mut next, "a state", is("state"));
     }
 
+    /// Every built-in variant, the seed games and Fairy-Stockfish's built-ins alike, is shown
+    /// and played by the engine against itself through the socket for a few turns (or to the
+    /// end, if the rules end the game sooner).
+    #[test]
+    fn the_engine_plays_every_builtin_variant_on_the_board() {
+        let port = start_server();
+        let mut ws = connect(port);
+        for name in chimera_engine::registry::builtin_names() {
+            for m in [
+                json!({"type": "new", "variant": name}),
+                json!({"type": "time", "movetime": 10}),
+                json!({"type": "players", "white": "engine", "black": "engine"}),
+            ] {
+                send(&mut ws, &m.to_string());
+            }
+            let state = until(&mut ws, &format!("three turns in {name}"), |v| {
+                v["type"] == "error"
+                    || (v["type"] == "state"
+                        && v["variant"] == name.as_str()
+                        && (v["history"].as_array().is_some_and(|h| h.len() >= 3)
+                            || !v["result"].is_null()))
+            });
+            assert_eq!(state["type"], "state", "{name}: {state}");
+            assert!(state["fen"].is_string(), "{name}: {state}");
+            send(
+                &mut ws,
+                r#"{"type":"players","white":"human","black":"human"}"#,
+            );
+        }
+    }
+
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
     }

@@ -238,14 +238,8 @@ mod tests {
     #[test]
     fn every_start_position_has_a_view() {
         let registry = Registry::new();
-        for name in [
-            "chess",
-            "vanguard",
-            "pawnvault",
-            "pioneer",
-            "alice",
-            "aliceguard",
-        ] {
+        for name in chimera_engine::registry::builtin_names() {
+            let name = name.as_str();
             let v = registry.get(name).unwrap();
             let pos = Position::startpos(&v);
             let view = board(&pos);
