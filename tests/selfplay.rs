@@ -102,7 +102,7 @@ fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::thread::Result
 
 /// A short game of `v`, its failure (if any) as text, so that one run lists them all.
 fn play_caught(name: &str, v: &VariantRef) -> Option<String> {
-    let game = on_search_stack(|| play(name, v, 1000, 60));
+    let game = on_search_stack(|| play(name, v, 1000, 100));
     if let Ok(g) = &game {
         eprintln!("{name}: {} plies, {}", g.plies, g.end.as_deref().unwrap_or("ply limit"));
     }
