@@ -104,7 +104,11 @@ fn on_search_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::thread::Result
 fn play_caught(name: &str, v: &VariantRef) -> Option<String> {
     let game = on_search_stack(|| play(name, v, 1000, 100));
     if let Ok(g) = &game {
-        eprintln!("{name}: {} plies, {}", g.plies, g.end.as_deref().unwrap_or("ply limit"));
+        eprintln!(
+            "{name}: {} plies, {}",
+            g.plies,
+            g.end.as_deref().unwrap_or("ply limit")
+        );
     }
     game.err().map(|e| {
         e.downcast_ref::<String>()

@@ -218,8 +218,8 @@ impl<'a> Worker<'a> {
             checking: v.checking(),
             royal_mask: v.royal_mask() != 0,
             position_ends: v.has_position_ends(),
-            scored_repetition: v.repetition().scored()
-                || v.material_counting() != MaterialCounting::None,
+            scored_repetition: v.n_fold_rule() > 0
+                && (v.repetition().scored() || v.material_counting() != MaterialCounting::None),
             values,
             see_values,
             path: vec![NO_MOVE; MAX_PLY + 1],
@@ -676,6 +676,25 @@ impl<'a> Worker<'a> {
         Some(game_value(self.pos.counted_if_drawn(value), ply))
     }
 
+    /// The value of a position that occurred `repeated` times before (looking `window` plies
+    /// back), where the variant scores repetitions: decided when the rules' count is reached,
+    /// or when the earlier occurrence lies inside the search (the line can be repeated until
+    /// it is); `None` for a return to a position of the game only, which is searched on.
+    #[cold]
+    fn scored_repetition_value(
+        &mut self,
+        repeated: usize,
+        window: usize,
+        ply: usize,
+    ) -> Option<Value> {
+        let n_fold = self.pos.variant().n_fold_rule() as usize;
+        if repeated + 1 >= n_fold || self.pos.repetitions(window.min(ply)) > 0 {
+            Some(self.repetition_value(ply))
+        } else {
+            None
+        }
+    }
+
     /// The value of a repetition on the current line, where the variant scores it: its
     /// `nFoldValue` (perpetual check judged over the game when no null move lies in between).
     #[cold]
@@ -872,12 +891,14 @@ impl<'a> Worker<'a> {
             } else {
                 since_null
             };
-            if self.pos.repetitions(window) > 0 {
-                return if self.scored_repetition {
-                    self.repetition_value(ply)
-                } else {
-                    0
-                };
+            let repeated = self.pos.repetitions(window);
+            if repeated > 0 {
+                if !self.scored_repetition {
+                    return 0;
+                }
+                if let Some(v) = self.scored_repetition_value(repeated, window, ply) {
+                    return v;
+                }
             }
             if n_rule > 0 && self.pos.halfmove_clock() as u32 >= n_rule && !self.pos.in_check() {
                 return 0;
