@@ -169,6 +169,40 @@ fn draws_by_repetition_and_by_the_move_count_rule() {
 }
 
 #[test]
+fn repetitions_score_by_the_variants_n_fold_value() {
+    // Two-fold repetition loses for the side to move: after 1.Nf3 Nf6 2.Ng1, Black's Ng8
+    // repeats the start position with White to move, a win Black sees and plays; where the
+    // repetition wins for the side to move instead, Black keeps away from it.
+    let mut reg = Registry::new();
+    reg.load_text(
+        "[reploss:chess]\nnFoldRule = 2\nnFoldValue = loss\n\
+         [repwin:chess]\nnFoldRule = 2\nnFoldValue = win\n",
+        "test",
+        ".",
+    )
+    .into_result()
+    .unwrap();
+    for (name, repeats) in [("reploss", true), ("repwin", false)] {
+        let v = reg.get(name).unwrap();
+        let eval = VariantEval::new(&v);
+        let mut pos = Position::startpos(&v);
+        for m in ["g1f3", "g8f6", "f3g1"] {
+            pos.try_play(m).unwrap();
+        }
+        let r = Searcher::new(8, 1).search(&pos, &depth(3), &eval, &mut Silent);
+        let best = pos.move_text(r.best.unwrap());
+        assert_eq!(best == "f6g8", repeats, "{name}: {best} {:?}", r.score);
+        if repeats {
+            assert_eq!(r.score, Score::Mate(1), "{name}");
+            pos.try_play("f6g8").unwrap();
+            let end = pos.outcome().unwrap();
+            assert_eq!(end.reason, Termination::Repetition);
+            assert_eq!(end.winner, Some(Color::Black));
+        }
+    }
+}
+
+#[test]
 fn game_end_adjudication() {
     let v = builtin("chess").unwrap();
     let mut pos = Position::from_fen(&v, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1").unwrap();

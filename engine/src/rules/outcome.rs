@@ -168,15 +168,10 @@ impl Position {
     /// variant's `nFoldValue`, unless a side checked on each of its moves of the cycle where
     /// perpetual check is illegal (that side loses; both: a draw); a draw may then be decided
     /// by material counting.
-    fn repetition_value(&mut self) -> GameValue {
+    pub(crate) fn repetition_value(&mut self) -> GameValue {
         let v = self.variant().clone();
         let rules = v.repetition();
-        let side = self.side_to_move();
-        let mut value = if rules.absolute && side == Color::Black {
-            rules.value.opposite()
-        } else {
-            rules.value
-        };
+        let mut value = self.nfold_value();
         if rules.perpetual_check_illegal {
             // Back through the reversible plies: each position's hash and check.
             let window = (self.halfmove_clock() as usize).min(self.game_ply());
@@ -213,6 +208,22 @@ impl Position {
             }
         }
         self.counted_if_drawn(value)
+    }
+
+    /// The variant's `nFoldValue` for the side to move (`nFoldValueAbsolute`: for White).
+    fn nfold_value(&self) -> GameValue {
+        let rules = self.variant().repetition();
+        if rules.absolute && self.side_to_move() == Color::Black {
+            rules.value.opposite()
+        } else {
+            rules.value
+        }
+    }
+
+    /// The result of a repetition by `nFoldValue` and material counting alone, without
+    /// looking back for perpetual checks (a search line through a null move).
+    pub(crate) fn plain_repetition_value(&self) -> GameValue {
+        self.counted_if_drawn(self.nfold_value())
     }
 
     /// True when `color` has nothing but royal men on the board and nothing in hand.

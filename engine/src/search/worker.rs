@@ -21,6 +21,7 @@ use crate::board::position::Position;
 use crate::movegen::legal::DeferredLegality;
 use crate::movegen::{MoveList, SpillVec, INLINE_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
+use crate::variant::ends::MaterialCounting;
 
 /// Late-move reductions by depth and move number (both capped at 63), the same for every
 /// search: built once, on the first search.
@@ -146,6 +147,11 @@ pub(crate) struct Worker<'a> {
     /// Mover colour with the bits of the variant that the node code asks about.
     checking: bool,
     royal_mask: bool,
+    /// The variant has ends that the position alone decides (a flag reached, extinction,
+    /// men in a row, both sides passed): each node asks for them before anything else.
+    position_ends: bool,
+    /// A repetition is not simply a draw (`nFoldValue`, perpetual check, material counting).
+    scored_repetition: bool,
     /// Piece values per type, read once from the evaluator.
     values: Vec<Value>,
     see_values: SeeValues,
@@ -211,6 +217,9 @@ impl<'a> Worker<'a> {
             scale: TimeScale::new(),
             checking: v.checking(),
             royal_mask: v.royal_mask() != 0,
+            position_ends: v.has_position_ends(),
+            scored_repetition: v.n_fold_rule() > 0
+                && (v.repetition().scored() || v.material_counting() != MaterialCounting::None),
             values,
             see_values,
             path: vec![NO_MOVE; MAX_PLY + 1],
@@ -659,13 +668,53 @@ impl<'a> Worker<'a> {
             .then(|| -MATE + ply as Value)
     }
 
+    /// The value of a position that the rules end by themselves (see
+    /// [`Position::position_end`]), from the side to move's view, mates counted from the root.
+    #[cold]
+    fn position_end_value(&mut self, ply: usize) -> Option<Value> {
+        let (value, _) = self.pos.position_end()?;
+        Some(game_value(self.pos.counted_if_drawn(value), ply))
+    }
+
+    /// The value of a position that occurred `repeated` times before (looking `window` plies
+    /// back), where the variant scores repetitions: decided when the rules' count is reached,
+    /// or when the earlier occurrence lies inside the search (the line can be repeated until
+    /// it is); `None` for a return to a position of the game only, which is searched on.
+    #[cold]
+    fn scored_repetition_value(
+        &mut self,
+        repeated: usize,
+        window: usize,
+        ply: usize,
+    ) -> Option<Value> {
+        let n_fold = self.pos.variant().n_fold_rule() as usize;
+        if repeated + 1 >= n_fold || self.pos.repetitions(window.min(ply)) > 0 {
+            Some(self.repetition_value(ply))
+        } else {
+            None
+        }
+    }
+
+    /// The value of a repetition on the current line, where the variant scores it: its
+    /// `nFoldValue` (perpetual check judged over the game when no null move lies in between).
+    #[cold]
+    fn repetition_value(&mut self, ply: usize) -> Value {
+        let value = if self.last_null.is_empty() {
+            self.pos.repetition_value()
+        } else {
+            self.pos.plain_repetition_value()
+        };
+        game_value(value, ply)
+    }
+
     /// True when a pass (null move) is a fair test of the position at `ply`: the rules have
     /// check (without it, passing may be the best move), turns are single moves, the side to
-    /// move has a man other than royals and pawns (zugzwang), and the last move was not a pass.
+    /// move has a man other than royals and pawns (zugzwang), and the last move was not a pass
+    /// (a null move, or a real pass where the rules allow one: two in a row may end the game).
     fn may_pass(&self, ply: usize) -> bool {
         self.checking
             && self.pos.variant().turns().is_none()
-            && (ply == 0 || self.path[ply - 1] != NO_MOVE)
+            && (ply == 0 || self.path[ply - 1].kind != MoveKind::Pass)
             && self.has_pieces()
     }
 
@@ -830,6 +879,11 @@ impl<'a> Worker<'a> {
             if let Some(v) = self.royal_lost(ply) {
                 return v;
             }
+            if self.position_ends {
+                if let Some(v) = self.position_end_value(ply) {
+                    return v;
+                }
+            }
             let n_rule = self.pos.variant().n_move_rule();
             let since_null = ply - self.last_null.last().copied().unwrap_or(0);
             let window = if self.last_null.is_empty() {
@@ -837,8 +891,14 @@ impl<'a> Worker<'a> {
             } else {
                 since_null
             };
-            if self.pos.repetitions(window) > 0 {
-                return 0;
+            let repeated = self.pos.repetitions(window);
+            if repeated > 0 {
+                if !self.scored_repetition {
+                    return 0;
+                }
+                if let Some(v) = self.scored_repetition_value(repeated, window, ply) {
+                    return v;
+                }
             }
             if n_rule > 0 && self.pos.halfmove_clock() as u32 >= n_rule && !self.pos.in_check() {
                 return 0;
@@ -1193,6 +1253,11 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         if let Some(v) = self.royal_lost(ply) {
             return v;
+        }
+        if self.position_ends {
+            if let Some(v) = self.position_end_value(ply) {
+                return v;
+            }
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate();

@@ -105,6 +105,13 @@ pub struct RepetitionRules {
     pub perpetual_check_illegal: bool,
 }
 
+impl RepetitionRules {
+    /// True when a repetition is not simply a draw for both sides.
+    pub fn scored(&self) -> bool {
+        self.value != GameValue::Draw || self.perpetual_check_illegal
+    }
+}
+
 impl GameValue {
     /// The same result seen from the other side.
     pub fn opposite(self) -> GameValue {
