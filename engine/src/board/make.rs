@@ -33,6 +33,25 @@ impl Position {
         self.journal.push(Change::HandAdd(color, id));
     }
 
+    /// The man as he lands at the end of `mv`: the promoted type, or the mover himself, who
+    /// keeps his initial moves where the variant's initial region (Fairy-Stockfish's
+    /// `doubleStepRegion` reading) says so and otherwise counts as moved.
+    #[inline(always)]
+    fn arrived(&self, mover: Cell, mv: Move, us: Color) -> Cell {
+        match mv.promotion() {
+            Some(id) => Cell::new(Piece { color: us, id }, false),
+            None => match self.variant.initial_region() {
+                Some(r)
+                    if r[us.index()][mv.to.index()]
+                        && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                {
+                    mover
+                }
+                _ => mover.moved(),
+            },
+        }
+    }
+
     /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so).
     fn capture(&mut self, sq: Square) {
         let victim = self.edit_take(sq);
@@ -178,19 +197,7 @@ impl Position {
                     self.capture(victim_sq);
                     irreversible = true;
                 }
-                let arrived = match mv.promotion() {
-                    Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => match self.variant.initial_region() {
-                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
-                        Some(r)
-                            if r[us.index()][mv.to.index()]
-                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
-                        {
-                            mover
-                        }
-                        _ => mover.moved(),
-                    },
-                };
+                let arrived = self.arrived(mover, mv, us);
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
                 // only captures, pawn moves and drops do.
@@ -276,19 +283,7 @@ impl Position {
                     self.capture(mv.aux);
                     irreversible = true;
                 }
-                let arrived = match mv.promotion() {
-                    Some(id) => Cell::new(Piece { color: us, id }, false),
-                    None => match self.variant.initial_region() {
-                        // Fairy-Stockfish's reading: initial moves wherever the region allows.
-                        Some(r)
-                            if r[us.index()][mv.to.index()]
-                                && self.variant.pieces()[mover.id().index()].has_initial_moves =>
-                        {
-                            mover
-                        }
-                        _ => mover.moved(),
-                    },
-                };
+                let arrived = self.arrived(mover, mv, us);
                 self.edit_shift(mv.from, mv.to, arrived);
             }
             MoveKind::Pass => {}

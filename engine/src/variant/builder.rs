@@ -88,6 +88,11 @@ pub(crate) struct Tables {
     pub start_board: Vec<Cell>,
     /// Hash keys.
     pub zobrist: Zobrist,
+    /// True when some legal moves are struck off after generation (see
+    /// [`Variant::has_move_filters`]); worked out once, as legal generation asks at every node.
+    pub move_filters: bool,
+    /// True when the position alone may end the game (see [`Variant::has_position_ends`]).
+    pub position_ends: bool,
 }
 
 impl Tables {
@@ -120,6 +125,18 @@ impl Tables {
                     .iter()
                     .any(|d| d.delta % g.stride() as i16 != 0)
         });
+        // Either side may pass somewhere: a pass is struck off where it is not allowed, and
+        // two passes in a row end the game.
+        let passes = r.pass.iter().chain(&r.pass_on_stalemate).any(|&p| p);
+        let move_filters = r.forbid_checks
+            || !r.drop_checks
+            || r.must_capture
+            || r.flying_general
+            || passes
+            || r.drop_region.iter().any(Option::is_some)
+            || r.mobility.iter().flatten().any(Option::is_some);
+        let position_ends =
+            r.flag.is_some() || r.extinction.is_some() || r.connect.is_some() || passes;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;
@@ -133,6 +150,8 @@ impl Tables {
             start_board: Vec::new(),
             empty_board,
             zobrist: Zobrist::new(g.num_cells()),
+            move_filters,
+            position_ends,
         }
     }
 }

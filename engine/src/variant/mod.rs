@@ -336,18 +336,7 @@ impl Variant {
     /// captures compulsory (`mustCapture`).
     #[inline(always)]
     pub fn has_move_filters(&self) -> bool {
-        self.rules.forbid_checks
-            || !self.rules.drop_checks
-            || self.rules.must_capture
-            || self.rules.flying_general
-            || self
-                .rules
-                .pass
-                .iter()
-                .chain(&self.rules.pass_on_stalemate)
-                .any(|&p| p)
-            || self.rules.drop_region.iter().any(Option::is_some)
-            || self.rules.mobility.iter().flatten().any(Option::is_some)
+        self.tables.move_filters
     }
 
     /// Whether `color` may pass (`pass`), and whether only when it has no other legal move
@@ -473,15 +462,7 @@ impl Variant {
     /// generation then first asks whether it has.
     #[inline(always)]
     pub fn has_position_ends(&self) -> bool {
-        self.rules.flag.is_some()
-            || self.rules.extinction.is_some()
-            || self.rules.connect.is_some()
-            || self
-                .rules
-                .pass
-                .iter()
-                .chain(&self.rules.pass_on_stalemate)
-                .any(|&p| p)
+        self.tables.position_ends
     }
 
     /// The result for a side that has lost all its men of the extinction types

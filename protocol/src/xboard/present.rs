@@ -159,24 +159,28 @@ pub fn king_castles_by_betza(style: Style) -> bool {
     matches!(style, Style::Plain | Style::PawnGating)
 }
 
+/// The reserve man's upper-case letter and how many wait per side, where the variant has a
+/// reserve (Pioneer).
+fn reserve_man(v: &Variant) -> Option<(char, usize)> {
+    let rules = v.reserve()?;
+    let letter = v.pieces()[rules.piece.0 as usize]
+        .letter
+        .to_ascii_uppercase();
+    Some((letter, rules.count as usize))
+}
+
 /// The start FEN for `setup` in a style: under `Reserve` the waiting men are in the
 /// holdings and the reserve field (which XBoard cannot read) is left out.
 pub fn setup_fen(v: &Variant, style: Style, fen: &str) -> String {
     if style != Style::Reserve {
         return fen.to_string();
     }
-    let Some(rules) = v.reserve() else {
+    let Some((letter, count)) = reserve_man(v) else {
         return fen.to_string();
     };
-    let letter = v.pieces()[rules.piece.0 as usize]
-        .letter
-        .to_ascii_uppercase();
     let core = fen.split('{').next().unwrap_or(fen).trim_end();
-    let hand: String = std::iter::repeat_n(letter, rules.count as usize)
-        .chain(std::iter::repeat_n(
-            letter.to_ascii_lowercase(),
-            rules.count as usize,
-        ))
+    let hand: String = std::iter::repeat_n(letter, count)
+        .chain(std::iter::repeat_n(letter.to_ascii_lowercase(), count))
         .collect();
     let mut fields: Vec<String> = core.split_whitespace().map(str::to_string).collect();
     if let Some(board) = fields.first_mut() {
@@ -196,12 +200,9 @@ pub fn fen_from_wire(v: &Variant, style: Style, fen: &str) -> String {
     if style != Style::Reserve || fen.contains('{') {
         return fen.to_string();
     }
-    let Some(rules) = v.reserve() else {
+    let Some((letter, _)) = reserve_man(v) else {
         return fen.to_string();
     };
-    let letter = v.pieces()[rules.piece.0 as usize]
-        .letter
-        .to_ascii_uppercase();
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     let Some(board) = fields.first_mut() else {
         return fen.to_string();
