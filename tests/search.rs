@@ -1,8 +1,9 @@
 //! Search and evaluation: static exchange evaluation on hand-checked exchanges, mates found
 //! and scored exactly (one behind a sacrifice), the variant's stalemate and checkmate
-//! values, repetition and move-count draws, the game-end adjudication of `rules`, determinism
-//! of one-thread searches (node count and move), the bench signature, Lazy SMP returning a
-//! legal move, and a settled mate ending a timed search early.
+//! values, repetition and move-count draws, perpetual check (a draw, or a loss where it is
+//! illegal), the game-end adjudication of `rules`, determinism of one-thread searches (node
+//! count and move), the bench signature, Lazy SMP returning a legal move, and a settled mate
+//! ending a timed search early.
 
 use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::rules::Termination;
@@ -198,6 +199,38 @@ fn repetitions_score_by_the_variants_n_fold_value() {
             let end = pos.outcome().unwrap();
             assert_eq!(end.reason, Termination::Repetition);
             assert_eq!(end.winner, Some(Color::Black));
+        }
+    }
+}
+
+/// A queen that can only check: in chess the endless checks draw and the search finds them;
+/// where perpetual check is illegal (`perpetualCheckIllegal`, Fairy-Stockfish's key) the
+/// same cycle loses for the checker, so the search must not score it as a draw.
+#[test]
+fn perpetual_check_draws_in_chess_and_loses_where_it_is_illegal() {
+    // Qe8+ Kh7 Qh5+ Kg8 Qe8+ ...: Black, two rooks, a bishop and a knight up against the
+    // queen, cannot interpose or escape; otherwise Black mates on the first rank.
+    let fen = "n5k1/6p1/8/8/8/4Q3/rr6/b6K w - - 0 1";
+    let mut reg = Registry::new();
+    reg.load_text(
+        "[perpetual:chess]\nperpetualCheckIllegal = true\n",
+        "test",
+        ".",
+    )
+    .into_result()
+    .unwrap();
+    for (name, draws) in [("chess", true), ("perpetual", false)] {
+        let v = reg.get(name).unwrap();
+        let eval = VariantEval::new(&v);
+        let pos = Position::from_fen(&v, fen).unwrap();
+        let r = Searcher::new(8, 1).search(&pos, &depth(10), &eval, &mut Silent);
+        match r.score {
+            Score::Cp(cp) if draws => assert_eq!(cp, 0, "{name}"),
+            Score::Cp(cp) => assert!(cp < -300, "{name}: {cp}"),
+            other => assert!(
+                !draws && matches!(other, Score::Mate(m) if m < 0),
+                "{name}: {other:?}"
+            ),
         }
     }
 }
