@@ -199,6 +199,17 @@ pub(crate) struct VariantSpec {
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
+    // Shogi family: promotion to a fixed type per piece, drops' restrictions.
+    /// Every `promotedPieceType` line, inherited ones first: Fairy-Stockfish applies them in
+    /// turn, each setting the types it names.
+    pub promoted_piece_type: Vec<Located<Vec<(char, char)>>>,
+    pub mandatory_piece_promotion: Given<bool>,
+    pub piece_promotion_on_capture: Given<bool>,
+    pub piece_demotion: Given<bool>,
+    pub drop_promoted: Given<bool>,
+    pub drop_no_doubled: Given<Vec<char>>,
+    pub drop_no_doubled_count: Given<u32>,
+    pub shogi_pawn_drop_mate_illegal: Given<bool>,
 }
 
 impl VariantSpec {
@@ -297,6 +308,24 @@ fn single_letter(value: &str) -> Result<char, String> {
         [one] => Ok(*one),
         _ => Err("give one piece letter".to_string()),
     }
+}
+
+/// `p:g s:g r:-`: each piece letter and the letter of the type it promotes to, `-` for none
+/// (as `'-'`).
+fn parse_promoted_types(value: &str) -> Result<Vec<(char, char)>, String> {
+    let mut out = Vec::new();
+    for token in value.split_whitespace() {
+        let mut chars = token.chars();
+        match (chars.next(), chars.next(), chars.next(), chars.next()) {
+            (Some(a), Some(':'), Some(b), None)
+                if a.is_ascii_alphabetic() && (b.is_ascii_alphabetic() || b == '-') =>
+            {
+                out.push((a.to_ascii_lowercase(), b.to_ascii_lowercase()))
+            }
+            _ => return Err(format!("'{token}' is not piece:promoted-piece")),
+        }
+    }
+    Ok(out)
 }
 
 fn drop_rule(value: &str) -> Result<DropRule, String> {
@@ -420,6 +449,23 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // Shogi family (variant::shogi).
+    Key {
+        name: "promotedPieceType",
+        read: |spec, value, at| {
+            let pairs = parse_promoted_types(value)?;
+            spec.promoted_piece_type.push(Located { value: pairs, at });
+            Ok(())
+        },
+        effective: always,
+    },
+    key!("mandatoryPiecePromotion" => mandatory_piece_promotion: parse_bool),
+    key!("piecePromotionOnCapture" => piece_promotion_on_capture: parse_bool),
+    key!("pieceDemotion" => piece_demotion: parse_bool),
+    key!("dropPromoted" => drop_promoted: parse_bool),
+    key!("dropNoDoubled" => drop_no_doubled: parse_piece_letters),
+    key!("dropNoDoubledCount" => drop_no_doubled_count: parse_uint),
+    key!("shogiPawnDropMateIllegal" => shogi_pawn_drop_mate_illegal: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
