@@ -200,6 +200,11 @@ impl Position {
                     irreversible = true;
                 }
                 let arrived = self.arrived(mover, mv, us);
+                if mv.piece != Move::NO_PIECE && mv.kind == MoveKind::Normal {
+                    // A shogi promotion cannot be undone, unless men demote (Kyoto).
+                    let shogi = self.variant.shogi();
+                    irreversible |= shogi.movers & (1 << mover.id().0) != 0 && !shogi.demotion;
+                }
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
                 // only captures, pawn moves and drops do.

@@ -296,15 +296,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     for (pawn, target) in targets {
         promotion.targets[pawn.index()] = Some(target);
     }
-    shogi::finish(
-        &mut shogi,
-        spec,
-        &geometry,
-        &pieces,
-        promotion.pawn_types,
-        errs,
-    );
-    promotion.movers = promotion.pawn_types | shogi.movers;
+    shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
     let castling = conclude_castling(spec, &geometry, &pieces, errs);
     let gating = conclude_gating(spec, &pieces, errs);
     let drops = or(&spec.piece_drops, false);

@@ -736,7 +736,14 @@ impl Variant {
                     .iter()
                     .flat_map(|b| &b.1)
                     .any(|&id| self.is_royal(id)))
-            || p.targets.iter().flatten().any(|&id| self.is_royal(id));
+            || p.targets.iter().flatten().any(|&id| self.is_royal(id))
+            || self
+                .rules
+                .shogi
+                .promoted
+                .iter()
+                .flatten()
+                .any(|&id| self.is_royal(id));
         let dropped = self.rules.drops && self.rules.drop_types & self.rules.royal_mask != 0;
         let reserve = self
             .reserve()

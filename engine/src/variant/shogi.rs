@@ -10,9 +10,9 @@
 //! promotes to and goes back to the hand as `X` when captured: the promoted form is known from
 //! the type alone, so moves, captures and drops need no per-square record of what a man was.
 
-use super::spec::{Located, VariantError, VariantSpec};
+use super::spec::{Located, PieceRef, VariantError, VariantSpec};
 use super::tables::{PieceMask, QUIET};
-use super::PieceDef;
+use super::{PieceDef, PromotionRules};
 use crate::types::{Color, Geometry, PieceId, MAX_PIECE_TYPES};
 
 /// The shogi rules of a variant ([`super::Variant::shogi`]).
@@ -92,25 +92,26 @@ pub(crate) fn add_promoted_types(
     errs: &mut Vec<VariantError>,
 ) -> ShogiRules {
     let mut rules = ShogiRules::default();
-    // Each line sets the types it names, in turn. A pair for a piece the variant does not have
-    // is passed over (an inherited line may name a piece the section has removed); a piece
-    // promoting to a type the variant does not have is an error.
+    // Each line sets the types it names, in turn. A pair whose piece the variant does not
+    // have is passed over (an inherited line may name a piece the section has removed); a
+    // piece of the section's own line must exist, and so must the type it promotes to.
     let mut map: Vec<(usize, Option<usize>)> = Vec::new();
     for Located { value, at } in &spec.promoted_piece_type {
-        for &(x, y) in value {
-            let from = by_letter(pieces, x);
-            let to = if y == '-' {
-                Some(None)
-            } else {
-                by_letter(pieces, y).map(Some)
+        for (x, y) in value {
+            let find = |r: &PieceRef| match r {
+                PieceRef::Letter(c) => by_letter(pieces, *c).map(Some).ok_or(*c),
+                PieceRef::Name(n) => Ok(pieces
+                    .iter()
+                    .position(|p| &p.name == n && p.promoted_from.is_none())),
+                PieceRef::None => Ok(None),
             };
-            match (from, to) {
-                (Some(f), Some(t)) => {
+            match (find(x), find(y)) {
+                (Ok(Some(f)), Ok(t)) => {
                     map.retain(|(o, _)| *o != f);
                     map.push((f, t));
                 }
-                (Some(_), None) => errs.push(at.error(format!("no piece '{y}'"))),
-                (None, _) => {}
+                (Err(c), _) | (_, Err(c)) => errs.push(at.error(format!("no piece '{c}'"))),
+                (Ok(None), _) => {}
             }
         }
     }
@@ -148,15 +149,17 @@ pub(crate) fn add_promoted_types(
 
 /// Completes the rules once the board and the other keys are known: the flags, the nifu and
 /// uchifuzume types, the squares where men could never move again, and which types' moves go
-/// through the shogi rules (`pawns` promote as chess pawns do and are left to that code).
+/// through the shogi rules (the chess pawns of `promotion` promote as chess pawns do and are
+/// left to that code, with their promoted type as one more choice); sets `promotion.movers`.
 pub(crate) fn finish(
     rules: &mut ShogiRules,
     spec: &VariantSpec,
     g: &Geometry,
     pieces: &[PieceDef],
-    pawns: PieceMask,
+    promotion: &mut PromotionRules,
     errs: &mut Vec<VariantError>,
 ) {
+    let pawns = promotion.pawn_types;
     use super::spec::or;
     rules.mandatory = or(&spec.mandatory_piece_promotion, false);
     rules.on_capture = or(&spec.piece_promotion_on_capture, false);
@@ -199,6 +202,28 @@ pub(crate) fn finish(
         }
     }
     rules.movers = movers & !pawns;
+    promotion.movers = pawns | rules.movers;
+    add_pawn_choices(rules, promotion);
+}
+
+/// A chess pawn with a promoted type (`promotedPieceType = p:c`) may also promote to it, as
+/// one more choice where his promotion is otherwise that of a chess pawn (Fairy-Stockfish's
+/// pawn promotions, and a piece promotion beside them).
+fn add_pawn_choices(rules: &ShogiRules, promotion: &mut PromotionRules) {
+    for pawn in 0..MAX_PIECE_TYPES {
+        let Some(promoted) = rules.promoted[pawn] else {
+            continue;
+        };
+        if promotion.pawn_types & (1 << pawn) == 0 {
+            continue;
+        }
+        let id = PieceId(pawn as u8);
+        let mut choices = promotion.choices_for(id, Color::White).to_vec();
+        choices.push(promoted);
+        promotion.targets[pawn] = None;
+        promotion.by_pawn.retain(|(p, _)| *p != id);
+        promotion.by_pawn.push((id, choices));
+    }
 }
 
 /// The squares (mailbox cells) from which a man of `piece` and `color` has no move on the

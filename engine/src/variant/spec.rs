@@ -201,8 +201,9 @@ pub(crate) struct VariantSpec {
     pub piece_value_eg: Given<Vec<(char, i32)>>,
     // Shogi family: promotion to a fixed type per piece, drops' restrictions.
     /// Every `promotedPieceType` line, inherited ones first: Fairy-Stockfish applies them in
-    /// turn, each setting the types it names.
-    pub promoted_piece_type: Vec<Located<Vec<(char, char)>>>,
+    /// turn, each setting the types it names. Fairy-Stockfish's map is by piece type, so an
+    /// inherited line's letters are read as the pieces they named where it was written.
+    pub promoted_piece_type: Vec<Located<Vec<(PieceRef, PieceRef)>>>,
     pub mandatory_piece_promotion: Given<bool>,
     pub piece_promotion_on_capture: Given<bool>,
     pub piece_demotion: Given<bool>,
@@ -308,6 +309,16 @@ fn single_letter(value: &str) -> Result<char, String> {
         [one] => Ok(*one),
         _ => Err("give one piece letter".to_string()),
     }
+}
+
+/// One side of a `promotedPieceType` pair: a piece named by the section's own line (by its
+/// letter, resolved once every piece is known), an inherited line's piece (by its key name),
+/// or none (`-`, or a letter that named no piece where the inherited line was written).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum PieceRef {
+    Letter(char),
+    Name(String),
+    None,
 }
 
 /// `p:g s:g r:-`: each piece letter and the letter of the type it promotes to, `-` for none
@@ -450,15 +461,6 @@ const KEYS: &[Key] = &[
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
     // Shogi family (variant::shogi).
-    Key {
-        name: "promotedPieceType",
-        read: |spec, value, at| {
-            let pairs = parse_promoted_types(value)?;
-            spec.promoted_piece_type.push(Located { value: pairs, at });
-            Ok(())
-        },
-        effective: always,
-    },
     key!("mandatoryPiecePromotion" => mandatory_piece_promotion: parse_bool),
     key!("piecePromotionOnCapture" => piece_promotion_on_capture: parse_bool),
     key!("pieceDemotion" => piece_demotion: parse_bool),
@@ -554,7 +556,25 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
     let mut errors = Vec::new();
     for entry in section.entries() {
         let at = Place::of(entry);
-        if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
+        if entry.key == "promotedPieceType" {
+            match parse_promoted_types(&entry.value) {
+                Ok(pairs) => {
+                    let own = entry.section == section.name;
+                    let side = |c: char| match (c, own) {
+                        ('-', _) => PieceRef::None,
+                        (c, true) => PieceRef::Letter(c),
+                        (c, false) => spec
+                            .pieces
+                            .iter()
+                            .find(|p| p.letter == c.to_ascii_uppercase())
+                            .map_or(PieceRef::None, |p| PieceRef::Name(p.name.clone())),
+                    };
+                    let value = pairs.iter().map(|&(a, b)| (side(a), side(b))).collect();
+                    spec.promoted_piece_type.push(Located { value, at });
+                }
+                Err(reason) => errors.push(at.error(reason)),
+            }
+        } else if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
             if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
                 errors.push(at.error(reason));
             }
