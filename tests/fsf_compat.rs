@@ -12,11 +12,15 @@ mod json;
 use json::parse_json;
 
 /// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason
-/// (none today: the file is read in Fairy-Stockfish's dialect).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+/// (Fairy-Stockfish's dialect is read as it means; what remains is a rule of another family).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "mandala",
+    "extinctionPseudoRoyal with extinctionPieceCount = 1: Fairy-Stockfish protects each of two \
+     royal men (losing either ends the game), Chimera protects none while there are two",
+)];
 
 /// Sections loaded today; a floor that may only rise.
-const LOADED_AT_LEAST: usize = 78;
+const LOADED_AT_LEAST: usize = 94;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -96,7 +100,7 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
 }
 
 /// Fairy-Stockfish built-ins that Chimera knows by the same name; a floor that may only rise.
-const BUILTINS_AT_LEAST: usize = 48;
+const BUILTINS_AT_LEAST: usize = 61;
 
 /// Every Fairy-Stockfish built-in that Chimera has under the same name gives Fairy-Stockfish's
 /// start perft at depths 1 to 3 from Fairy-Stockfish's start FEN.

@@ -322,6 +322,9 @@ impl Position {
                             out.push_str(&empty.to_string());
                             empty = 0;
                         }
+                        if v.pieces()[p.id.index()].promoted_from.is_some() {
+                            out.push('+');
+                        }
                         out.push(v.letter(p.id, p.color));
                         if self.needs_moved_mark(sq) {
                             out.push('*');

@@ -57,7 +57,9 @@ impl Position {
         let victim = self.edit_take(sq);
         if self.variant.captures_to_hand() {
             let us = self.side;
-            self.edit_hand_add(us, victim.id());
+            // A promoted man goes back to the hand as what he was.
+            let id = self.variant.shogi().hand_type(victim.id());
+            self.edit_hand_add(us, id);
         }
         self.succeed(victim);
         self.forfeit_gates(sq, victim);
@@ -198,6 +200,11 @@ impl Position {
                     irreversible = true;
                 }
                 let arrived = self.arrived(mover, mv, us);
+                if mv.piece != Move::NO_PIECE && mv.kind == MoveKind::Normal {
+                    // A shogi promotion cannot be undone, unless men demote (Kyoto).
+                    let shogi = self.variant.shogi();
+                    irreversible |= shogi.movers & (1 << mover.id().0) != 0 && !shogi.demotion;
+                }
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
                 // only captures, pawn moves and drops do.
@@ -226,7 +233,8 @@ impl Position {
             MoveKind::Drop => {
                 let id = PieceId(mv.piece);
                 let piece = Piece { color: us, id };
-                self.edit_hand_sub(us, id);
+                // A man dropped promoted (`dropPromoted`) leaves the hand as what he was.
+                self.edit_hand_sub(us, self.variant.shogi().hand_type(id));
                 // A man dropped on a square where the game starts with such a man is taken as
                 // never moved, the same reading FEN gives him.
                 let virgin = self.variant.starts_on(mv.to, piece);

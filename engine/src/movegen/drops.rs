@@ -30,6 +30,10 @@ impl Position {
     /// pawn types not on their first rank nor in their promotion zone, and within the variant's
     /// drop rule.
     pub(crate) fn generate_drops(&self, list: &mut MoveList) {
+        if self.variant().shogi().active() {
+            self.generate_shogi_drops(list);
+            return;
+        }
         let us = self.side_to_move();
         let v = self.variant().clone();
         let g = &v.geometry();

@@ -227,10 +227,15 @@ impl Position {
         moves: &PieceMoves,
         sink: &mut S,
     ) {
-        if self.variant.promotion().pawn_types & (1 << cell.id().0) != 0 {
+        let promotion = self.variant.promotion();
+        let bit = 1 << cell.id().0;
+        // One test for the common case: a man who never promotes.
+        if promotion.movers & bit == 0 {
+            self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
+        } else if promotion.pawn_types & bit != 0 {
             self.generate_plain::<true, QUIETS, S>(from, cell, moves, sink);
         } else {
-            self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
+            self.generate_shogi_plain(from, cell, moves, sink);
         }
     }
 
@@ -238,7 +243,7 @@ impl Position {
     /// for the types that promote, whose moves into the zone are expanded into the choices.
     /// Without `QUIETS`, only captures and promotions are generated.
     #[inline(always)]
-    fn generate_plain<const PROMOTES: bool, const QUIETS: bool, S: MoveSink>(
+    pub(crate) fn generate_plain<const PROMOTES: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         from: Square,
         cell: Cell,
@@ -446,6 +451,10 @@ impl Position {
         let us = self.side;
         let v = &self.variant;
         let promo = &v.promotion();
+        if v.shogi().movers & (1 << cell.id().0) != 0 {
+            self.push_shogi_move(from, to, cell, kind, aux, list);
+            return;
+        }
         let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
         if !enters_zone {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));

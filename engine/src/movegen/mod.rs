@@ -13,6 +13,7 @@ mod legs;
 mod list;
 pub mod notation;
 pub mod perft;
+mod shogi;
 
 pub use generate::{MoveList, INLINE_MOVES};
 pub use legal::DeferredLegality;

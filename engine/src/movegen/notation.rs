@@ -71,11 +71,12 @@ impl Position {
                     format!("{letter}@{},{letter}@{}", file(mv.from), file(mv.to))
                 }
             }
-            MoveKind::Drop => format!(
-                "{}@{}",
-                self.variant.pieces()[mv.piece as usize].letter,
-                g.name(mv.to)
-            ),
+            MoveKind::Drop => {
+                // A man dropped promoted is written `+P@e3`, as Fairy-Stockfish writes him.
+                let def = &self.variant.pieces()[mv.piece as usize];
+                let plus = if def.promoted_from.is_some() { "+" } else { "" };
+                format!("{plus}{}@{}", def.letter, g.name(mv.to))
+            }
             MoveKind::Castle | MoveKind::CastleGateKing => self.castling_move_text(mv, style),
             MoveKind::Locust => {
                 // Two legs: to the victim, then on to the destination (XBoard's Lion notation).
@@ -116,11 +117,26 @@ impl Position {
             _ => {
                 let mut s = format!("{}{}", g.name(mv.from), g.name(mv.to));
                 if mv.piece != Move::NO_PIECE {
-                    s.push(lower(mv.piece));
+                    s.push(self.promotion_suffix(mv));
                 }
                 s
             }
         }
+    }
+
+    /// The letter after a promoting board move: the new type's, or as Fairy-Stockfish writes
+    /// shogi promotions, `+` for a promotion to a promoted type and `-` for a demotion.
+    fn promotion_suffix(&self, mv: Move) -> char {
+        let pieces = self.variant.pieces();
+        let new = &pieces[mv.piece as usize];
+        if new.promoted_from.is_some() {
+            return '+';
+        }
+        let mover = self.cell(mv.from).id();
+        if pieces[mover.index()].promoted_from == Some(crate::types::PieceId(mv.piece)) {
+            return '-';
+        }
+        new.letter.to_ascii_lowercase()
     }
 
     /// The text of a castling move (the king's part, with the man it gates, if any) in `style`.
@@ -229,7 +245,7 @@ impl Position {
             let mut suffix = tail.chars();
             match (suffix.next(), suffix.next()) {
                 (None, _) => true,
-                (Some(c), None) => i + 1 == legs.len() && (c == '+' || is_piece(c)),
+                (Some(c), None) => i + 1 == legs.len() && (c == '+' || c == '-' || is_piece(c)),
                 _ => false,
             }
         })

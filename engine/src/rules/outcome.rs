@@ -87,7 +87,7 @@ impl Position {
         }
         let v = self.variant();
         if in_check {
-            return v.checkmate_value();
+            return self.checkmate_value();
         }
         if v.bare_king_stalemate() != GameValue::None && self.has_bare_royal(self.side_to_move()) {
             return v.bare_king_stalemate();
@@ -107,6 +107,16 @@ impl Position {
             };
         }
         self.counted_if_drawn(value)
+    }
+
+    /// The result for the side to move when it is checkmated: the variant's, or a win when the
+    /// mate was given by a pawn drop where that is illegal (`shogiPawnDropMateIllegal`).
+    pub fn checkmate_value(&self) -> GameValue {
+        if self.mated_by_pawn_drop() {
+            GameValue::Win
+        } else {
+            self.variant().checkmate_value()
+        }
     }
 
     /// `value`, or when it is a draw and the variant counts material (`materialCounting`),

@@ -1284,7 +1284,7 @@ impl<'a> Worker<'a> {
         if in_check {
             self.pos.generate_legal(&mut moves);
             if moves.is_empty() {
-                return game_value(self.pos.variant().checkmate_value(), ply);
+                return game_value(self.pos.checkmate_value(), ply);
             }
             best = -INFINITE;
             stand_pat = -INFINITE;

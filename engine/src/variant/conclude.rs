@@ -9,6 +9,7 @@ use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
+use super::shogi::{self, ShogiRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
@@ -83,6 +84,7 @@ pub(crate) struct Rules {
     pub piece_to_char_table: Option<String>,
     pub pocket_size: u32,
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+    pub shogi: ShogiRules,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -262,6 +264,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
 
+    // Promoted types (`+X`) come after every type the file defines, so that letters name the
+    // latter; a promoted man counts as the type he moves as where rules name types.
+    let mut shogi = shogi::add_promoted_types(spec, &mut pieces, errs);
+    let extinction_types = shogi.spread(extinction_types);
+
     // Pairs of piece letters (`p:n s:h`) as pairs of piece ids.
     let id_pairs = |given: &Given<Vec<(char, char)>>, errs: &mut Vec<VariantError>| {
         let mut out = Vec::new();
@@ -289,6 +296,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     for (pawn, target) in targets {
         promotion.targets[pawn.index()] = Some(target);
     }
+    shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
     let castling = conclude_castling(spec, &geometry, &pieces, errs);
     let gating = conclude_gating(spec, &pieces, errs);
     let drops = or(&spec.piece_drops, false);
@@ -334,7 +342,10 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let initial_region = (fsf || spec.double_step_region_by_color.iter().any(Option::is_some))
         .then(|| conclude_initial_region(spec, &geometry, errs));
     let extinction = conclude_extinction(spec, &pieces, extinction_types, errs);
-    let flag = conclude_flag(spec, &geometry, &pieces, errs);
+    let flag = conclude_flag(spec, &geometry, &pieces, errs).map(|mut f| {
+        f.pieces = f.pieces.map(|m| shogi.spread(m));
+        f
+    });
     let drop_region = [0, 1].map(|c| {
         spec.drop_region_by_color[c]
             .as_ref()
@@ -438,6 +449,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
         pocket_size: or(&spec.pocket_size, 0),
         piece_values,
+        shogi,
     })
 }
 
@@ -464,6 +476,7 @@ fn compile_pieces(
                 moves: compiled.moves,
                 has_initial_moves: compiled.has_initial_moves,
                 hurdles: u32::MAX,
+                promoted_from: None,
             }),
             Err(e) => errs.push(p.at.error(e)),
         }

@@ -612,10 +612,14 @@ fn resolve(
 }
 
 /// Inherited entries not overridden, then the section's own.
+/// Keys whose lines add to the inherited ones instead of replacing them, as in
+/// Fairy-Stockfish (each `promotedPieceType` line sets only the types it names).
+const ACCUMULATING: &[&str] = &["promotedPieceType"];
+
 fn merge(inherited: &[Entry], own: &[Entry]) -> Vec<Entry> {
     let mut out: Vec<Entry> = inherited
         .iter()
-        .filter(|e| !own.iter().any(|o| o.key == e.key))
+        .filter(|e| ACCUMULATING.contains(&e.key.as_str()) || !own.iter().any(|o| o.key == e.key))
         .cloned()
         .collect();
     out.extend(own.iter().cloned());

@@ -16,6 +16,7 @@ pub mod ends;
 mod legs;
 mod reach;
 pub mod setup;
+pub mod shogi;
 mod spec;
 pub mod tables;
 pub(crate) mod turns;
@@ -53,6 +54,8 @@ pub struct PieceDef {
     pub has_initial_moves: bool,
     /// The types of men this piece may hop over (`hurdleTypes`; all by default).
     pub hurdles: PieceMask,
+    /// For a promoted type (`+X`, see [`shogi`]), the type it promoted from.
+    pub promoted_from: Option<PieceId>,
 }
 
 /// Where and into what the pawns promote.
@@ -60,6 +63,9 @@ pub struct PieceDef {
 pub struct PromotionRules {
     /// Piece types that promote on reaching the zone.
     pub pawn_types: PieceMask,
+    /// The types whose moves need a promotion look-up: `pawn_types` and the shogi rules'
+    /// movers ([`shogi::ShogiRules::movers`]), one test for both on the fast path.
+    pub movers: PieceMask,
     /// The types they may become, per colour, in the order the choices are listed.
     pub choices: [Vec<PieceId>; 2],
     /// The zone per colour: `zone[c][sq]` is true on a promotion square.
@@ -223,6 +229,18 @@ impl Variant {
     #[inline(always)]
     pub fn promotion(&self) -> &PromotionRules {
         &self.rules.promotion
+    }
+
+    /// Shogi-style promotion, demotion and drop rules ([`shogi`]).
+    #[inline(always)]
+    pub fn shogi(&self) -> &shogi::ShogiRules {
+        &self.rules.shogi
+    }
+
+    /// The type a man of type `id` written with a `+` in FEN stands for: his promoted type,
+    /// or himself when he has none.
+    pub fn promoted_form(&self, id: PieceId) -> PieceId {
+        self.rules.shogi.promoted[id.index()].unwrap_or(id)
     }
 
     /// Types whose lame non-capturing double step leaves an e.p. square.
@@ -616,13 +634,14 @@ impl Variant {
         self.rules.pieces.len()
     }
 
-    /// The piece type with FEN letter `c` (either case), if any.
+    /// The piece type with FEN letter `c` (either case), if any (never a promoted type,
+    /// which is written `+` and its unpromoted letter).
     pub fn piece_by_letter(&self, c: char) -> Option<PieceId> {
         let upper = c.to_ascii_uppercase();
         self.rules
             .pieces
             .iter()
-            .position(|p| p.letter == upper)
+            .position(|p| p.letter == upper && p.promoted_from.is_none())
             .map(|i| PieceId(i as u8))
     }
 
@@ -717,7 +736,14 @@ impl Variant {
                     .iter()
                     .flat_map(|b| &b.1)
                     .any(|&id| self.is_royal(id)))
-            || p.targets.iter().flatten().any(|&id| self.is_royal(id));
+            || p.targets.iter().flatten().any(|&id| self.is_royal(id))
+            || self
+                .rules
+                .shogi
+                .promoted
+                .iter()
+                .flatten()
+                .any(|&id| self.is_royal(id));
         let dropped = self.rules.drops && self.rules.drop_types & self.rules.royal_mask != 0;
         let reserve = self
             .reserve()

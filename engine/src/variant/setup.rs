@@ -382,9 +382,16 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                     letter,
                     second_board,
                     moved,
-                    ..
+                    promoted,
                 } => {
                     let Piece { color, id } = piece_of_letter(variant, letter, FenField::Board)?;
+                    // `+X`: the promoted form of X where he has one (Fairy-Stockfish ignores
+                    // the `+` of a man who has none, and so does Chimera).
+                    let id = if promoted {
+                        variant.promoted_form(id)
+                    } else {
+                        id
+                    };
                     let display_file = if second_board && g.boards > 1 {
                         file + g.files as usize
                     } else {

@@ -199,6 +199,18 @@ pub(crate) struct VariantSpec {
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
+    // Shogi family: promotion to a fixed type per piece, drops' restrictions.
+    /// Every `promotedPieceType` line, inherited ones first: Fairy-Stockfish applies them in
+    /// turn, each setting the types it names. Fairy-Stockfish's map is by piece type, so an
+    /// inherited line's letters are read as the pieces they named where it was written.
+    pub promoted_piece_type: Vec<Located<Vec<(PieceRef, PieceRef)>>>,
+    pub mandatory_piece_promotion: Given<bool>,
+    pub piece_promotion_on_capture: Given<bool>,
+    pub piece_demotion: Given<bool>,
+    pub drop_promoted: Given<bool>,
+    pub drop_no_doubled: Given<Vec<char>>,
+    pub drop_no_doubled_count: Given<u32>,
+    pub shogi_pawn_drop_mate_illegal: Given<bool>,
 }
 
 impl VariantSpec {
@@ -297,6 +309,34 @@ fn single_letter(value: &str) -> Result<char, String> {
         [one] => Ok(*one),
         _ => Err("give one piece letter".to_string()),
     }
+}
+
+/// One side of a `promotedPieceType` pair: a piece named by the section's own line (by its
+/// letter, resolved once every piece is known), an inherited line's piece (by its key name),
+/// or none (`-`, or a letter that named no piece where the inherited line was written).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum PieceRef {
+    Letter(char),
+    Name(String),
+    None,
+}
+
+/// `p:g s:g r:-`: each piece letter and the letter of the type it promotes to, `-` for none
+/// (as `'-'`).
+fn parse_promoted_types(value: &str) -> Result<Vec<(char, char)>, String> {
+    let mut out = Vec::new();
+    for token in value.split_whitespace() {
+        let mut chars = token.chars();
+        match (chars.next(), chars.next(), chars.next(), chars.next()) {
+            (Some(a), Some(':'), Some(b), None)
+                if a.is_ascii_alphabetic() && (b.is_ascii_alphabetic() || b == '-') =>
+            {
+                out.push((a.to_ascii_lowercase(), b.to_ascii_lowercase()))
+            }
+            _ => return Err(format!("'{token}' is not piece:promoted-piece")),
+        }
+    }
+    Ok(out)
 }
 
 fn drop_rule(value: &str) -> Result<DropRule, String> {
@@ -420,6 +460,14 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // Shogi family (variant::shogi).
+    key!("mandatoryPiecePromotion" => mandatory_piece_promotion: parse_bool),
+    key!("piecePromotionOnCapture" => piece_promotion_on_capture: parse_bool),
+    key!("pieceDemotion" => piece_demotion: parse_bool),
+    key!("dropPromoted" => drop_promoted: parse_bool),
+    key!("dropNoDoubled" => drop_no_doubled: parse_piece_letters),
+    key!("dropNoDoubledCount" => drop_no_doubled_count: parse_uint),
+    key!("shogiPawnDropMateIllegal" => shogi_pawn_drop_mate_illegal: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
@@ -508,7 +556,25 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
     let mut errors = Vec::new();
     for entry in section.entries() {
         let at = Place::of(entry);
-        if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
+        if entry.key == "promotedPieceType" {
+            match parse_promoted_types(&entry.value) {
+                Ok(pairs) => {
+                    let own = entry.section == section.name;
+                    let side = |c: char| match (c, own) {
+                        ('-', _) => PieceRef::None,
+                        (c, true) => PieceRef::Letter(c),
+                        (c, false) => spec
+                            .pieces
+                            .iter()
+                            .find(|p| p.letter == c.to_ascii_uppercase())
+                            .map_or(PieceRef::None, |p| PieceRef::Name(p.name.clone())),
+                    };
+                    let value = pairs.iter().map(|&(a, b)| (side(a), side(b))).collect();
+                    spec.promoted_piece_type.push(Located { value, at });
+                }
+                Err(reason) => errors.push(at.error(reason)),
+            }
+        } else if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
             if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
                 errors.push(at.error(reason));
             }
