@@ -57,7 +57,9 @@ impl Position {
         let victim = self.edit_take(sq);
         if self.variant.captures_to_hand() {
             let us = self.side;
-            self.edit_hand_add(us, victim.id());
+            // A promoted man goes back as a pawn (his mark goes after the move).
+            let id = self.hand_type_of_victim(sq, victim);
+            self.edit_hand_add(us, id);
         }
         self.succeed(victim);
         self.forfeit_gates(sq, victim);
@@ -320,6 +322,9 @@ impl Position {
             }
             self.side = us.opposite();
         }
+        if self.variant.hands().active() {
+            self.hands_after_move(mv, us);
+        }
         self.history.push(Undo {
             mv,
             state,
@@ -345,6 +350,7 @@ impl Position {
                 Change::Shifted(from, to, old, _) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
+                Change::Mark(sq, was) => self.promoted[sq.index()] = was,
             }
         }
         if self.side != undo.side && undo.side == Color::Black {

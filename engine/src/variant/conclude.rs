@@ -9,6 +9,7 @@ use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
+use super::hands::{conclude_hands, HandRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
@@ -83,6 +84,8 @@ pub(crate) struct Rules {
     pub piece_to_char_table: Option<String>,
     pub pocket_size: u32,
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+    /// The drop/hand family's rules and n-check (`variant::hands`).
+    pub hands: HandRules,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -102,7 +105,7 @@ pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<Va
 
 /// The piece ids of `letters` (`*` is every piece, as in Fairy-Stockfish's piece sets), or the
 /// first letter that names no piece.
-fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
+pub(crate) fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
     let mut out = Vec::new();
     for &l in letters {
         if l == '*' {
@@ -362,14 +365,20 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             or(&spec.pass_on_stalemate, false),
         )
     });
-    let filters = pass.iter().chain(&pass_on_stalemate).any(|&p| p)
+    let hands = conclude_hands(spec, &pieces, captures_to_hand, promotion.pawn_types, errs);
+    let filters = hands.filters()
+        || pass.iter().chain(&pass_on_stalemate).any(|&p| p)
         || forbid_checks
         || !drop_checks
         || must_capture
         || flying_general
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
-    let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
+    let special_legality = filters
+        || hands.check_counting
+        || flag.is_some()
+        || extinction.is_some()
+        || connect.is_some();
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -438,6 +447,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
         pocket_size: or(&spec.pocket_size, 0),
         piece_values,
+        hands,
     })
 }
 

@@ -199,6 +199,16 @@ pub(crate) struct VariantSpec {
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
+    // Hands family (crazyhouse, bughouse, placement, sittuyin, n-check): `variant::hands`.
+    pub drop_loop: Given<bool>,
+    pub two_boards: Given<bool>,
+    pub must_drop: Given<bool>,
+    pub must_drop_type: Given<Vec<char>>,
+    pub drop_opposite_colored_bishop: Given<bool>,
+    pub castling_dropped_piece: Given<bool>,
+    pub sittuyin_rook_drop: Given<bool>,
+    pub sittuyin_promotion: Given<bool>,
+    pub check_counting: Given<bool>,
 }
 
 impl VariantSpec {
@@ -420,6 +430,16 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // Hands family (crazyhouse, bughouse, placement, sittuyin, n-check): `variant::hands`.
+    key!("dropLoop" => drop_loop: parse_bool),
+    key!("twoBoards" => two_boards: parse_bool),
+    key!("mustDrop" => must_drop: parse_bool),
+    key!("mustDropType" => must_drop_type: parse_piece_letters, if |s| or(&s.must_drop, false)),
+    key!("dropOppositeColoredBishop" => drop_opposite_colored_bishop: parse_bool),
+    key!("castlingDroppedPiece" => castling_dropped_piece: parse_bool),
+    key!("sittuyinRookDrop" => sittuyin_rook_drop: parse_bool),
+    key!("sittuyinPromotion" => sittuyin_promotion: parse_bool),
+    key!("checkCounting" => check_counting: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
