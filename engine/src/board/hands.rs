@@ -64,6 +64,9 @@ impl Position {
             self.set_mark(mv.from, false);
             self.set_mark(mv.to, mover_marked || mv.promotion().is_some());
         }
+        if rules.castling_dropped_piece && mv.kind == MoveKind::Drop {
+            self.castle_dropped(mv, us);
+        }
         if rules.check_counting && self.in_check() {
             let left = self.st.checks[us.index()];
             if left > 0 {
@@ -72,6 +75,85 @@ impl Position {
                 self.st.checks[us.index()] = left - 1;
             }
         }
+    }
+
+    /// A king dropped on his castling square may castle with the rooks on the corners of his
+    /// rank; a rook dropped on a corner may castle with the king on his square
+    /// (`castlingDroppedPiece`, placement).
+    fn castle_dropped(&mut self, mv: Move, us: Color) {
+        let Some(castling) = self.variant.castling().cloned() else {
+            return;
+        };
+        let g = self.variant.geometry().clone();
+        if g.relative_rank(mv.to, us) != castling.rank {
+            return;
+        }
+        let id = PieceId(mv.piece);
+        let rank = g.rank_of(mv.to);
+        let king_sq = g.square(0, castling.king_file, rank);
+        let corners = [
+            g.square(0, 0, rank),
+            g.square(0, g.files as usize - 1, rank),
+        ];
+        let is_rook = |pos: &Self, sq: Square| {
+            let c = pos.cell(sq);
+            c.is_color(us) && castling.rooks & (1 << c.id().0) != 0
+        };
+        let rooks: Vec<Square> = if id == castling.king && mv.to == king_sq {
+            corners.into_iter().filter(|&s| is_rook(self, s)).collect()
+        } else if castling.rooks & (1 << id.0) != 0 && corners.contains(&mv.to) {
+            let c = self.cell(king_sq);
+            if !(c.is_color(us) && c.id() == castling.king) {
+                return;
+            }
+            vec![mv.to]
+        } else {
+            return;
+        };
+        let old_rights = self.st.castling;
+        self.set_castle_square(4 + us.index() as u8, king_sq);
+        for rook in rooks {
+            let side = if g.file_of(rook) > castling.king_file {
+                0
+            } else {
+                1
+            };
+            let bit = super::position::CASTLE_BITS[us.index()][side];
+            self.set_castle_square(bit.trailing_zeros() as u8, rook);
+            self.st.castling |= bit;
+        }
+        self.rebuild_castling();
+        let z = self.variant.zobrist();
+        self.st.hash ^= z.castling(old_rights) ^ z.castling(self.st.castling);
+    }
+
+    /// Sets a castling square (`Change::CastleSquare`'s slot), journaled.
+    fn set_castle_square(&mut self, slot: u8, sq: Square) {
+        let was = self.castle_square(slot);
+        if was != sq {
+            self.journal.push(Change::CastleSquare(slot, was));
+            self.put_castle_square(slot, sq);
+        }
+    }
+
+    fn castle_square(&self, slot: u8) -> Square {
+        match slot {
+            0..=3 => self.castle_rook[slot as usize],
+            _ => self.castle_king[slot as usize - 4],
+        }
+    }
+
+    fn put_castle_square(&mut self, slot: u8, sq: Square) {
+        match slot {
+            0..=3 => self.castle_rook[slot as usize] = sq,
+            _ => self.castle_king[slot as usize - 4] = sq,
+        }
+    }
+
+    /// Takes back a castling square set by a drop (unmake).
+    pub(crate) fn restore_castle_square(&mut self, slot: u8, was: Square) {
+        self.put_castle_square(slot, was);
+        self.rebuild_castling();
     }
 
     /// The part of the hash that the family's state adds (for [`Position::compute_hash`]).

@@ -351,6 +351,7 @@ impl Position {
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
                 Change::Mark(sq, was) => self.promoted[sq.index()] = was,
+                Change::CastleSquare(slot, was) => self.restore_castle_square(slot, was),
             }
         }
         if self.side != undo.side && undo.side == Color::Black {

@@ -138,6 +138,9 @@ pub(crate) enum Change {
     HandSub(Color, PieceId),
     /// The promoted mark of a square changed; it was this before.
     Mark(Square, bool),
+    /// A castling square changed (0-3: the rook of that right, 4-5: the king of that
+    /// colour); it was this before (a king or rook dropped on his square, `board::hands`).
+    CastleSquare(u8, Square),
 }
 
 /// What unmake needs to take a move back.

@@ -46,7 +46,7 @@ impl HandRules {
     /// True when the variant uses any rule of this family that the board code must apply.
     #[inline(always)]
     pub fn active(&self) -> bool {
-        self.marks_promoted || self.check_counting
+        self.marks_promoted || self.check_counting || self.castling_dropped_piece
     }
 
     /// True when some legal moves are struck off by these rules.
