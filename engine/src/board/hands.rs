@@ -204,7 +204,6 @@ impl Position {
                 None => [1, 1],
             };
             let z = self.variant.zobrist();
-            self.st.hash ^= z.checks(0, self.st.checks[0]) ^ z.checks(1, self.st.checks[1]);
             self.st.checks = checks;
             self.st.hash ^= z.checks(0, checks[0]) ^ z.checks(1, checks[1]);
         }
