@@ -25,6 +25,9 @@ pub const FSF_BUILTIN_INI: &str = include_str!("variant/builtin/fairy-stockfish.
 
 /// Fairy-Stockfish's built-in shogi variants, as data under their names.
 pub const FSF_SHOGI_INI: &str = include_str!("variant/builtin/fsf-shogi.ini");
+/// Fairy-Stockfish's built-ins of the drop/hand family and n-check (crazyhouse, bughouse,
+/// placement, three-check, ...), as data under their names.
+pub const FSF_HANDS_INI: &str = include_str!("variant/builtin/fsf-hands.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -46,6 +49,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         (BUILTIN_INI, "built-in variants.ini"),
         (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
         (FSF_SHOGI_INI, "built-in fsf-shogi.ini"),
+        (FSF_HANDS_INI, "built-in fsf-hands.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

@@ -84,6 +84,7 @@ impl Position {
         pos.fullmove = setup.fullmove;
         pos.set_ep_from_setup(setup)?;
         pos.set_reserves_from_setup(setup)?;
+        pos.set_hands_from_setup(setup)?;
         pos.check_placement()?;
         Ok(pos)
     }
@@ -253,11 +254,15 @@ impl Position {
         let v = &self.variant;
         let g = &v.geometry();
         for color in Color::ALL {
-            // Where men are counted for extinction, a side may have no royal man (horde).
+            // Where men are counted for extinction, a side may have no royal man (horde); one
+            // still in hand is dropped before play (placement, sittuyin).
+            let royal_in_hand = (0..v.num_pieces())
+                .any(|id| v.royal_mask() & (1 << id) != 0 && self.hands[color.index()][id] > 0);
             if v.checking()
                 && v.royal_mask() != 0
                 && v.extinction().is_none()
                 && self.royal_count(color) == 0
+                && !royal_in_hand
             {
                 return Err(FenError::new(
                     FenField::Position,
@@ -326,6 +331,9 @@ impl Position {
                             out.push('+');
                         }
                         out.push(v.letter(p.id, p.color));
+                        if self.is_promoted(sq) {
+                            out.push('~');
+                        }
                         if self.needs_moved_mark(sq) {
                             out.push('*');
                         }
@@ -373,6 +381,7 @@ impl Position {
                 out.push_str(&g.name(self.st.ep));
             }
         }
+        out.push_str(&self.checks_fen());
         out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
         if let Some(rules) = &v.reserve() {
             let letter = v.pieces()[rules.piece.index()].letter;

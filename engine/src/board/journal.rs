@@ -61,6 +61,8 @@ impl Position {
                 }
                 Change::HandAdd(c, id) => each(Edit::HandAdd(c, id)),
                 Change::HandSub(c, id) => each(Edit::HandSub(c, id)),
+                // A promoted mark changes no man's place: nothing for an evaluator.
+                Change::Mark(..) | Change::CastleSquare(..) => {}
             }
         }
     }

@@ -57,8 +57,13 @@ impl Position {
         let victim = self.edit_take(sq);
         if self.variant.captures_to_hand() {
             let us = self.side;
-            // A promoted man goes back to the hand as what he was.
-            let id = self.variant.shogi().hand_type(victim.id());
+            // A promoted man goes back to the hand as what he was: a marked one (crazyhouse)
+            // as a pawn, his mark going after the move; a man of a promoted type (shogi) as
+            // his unpromoted type.
+            let id = self
+                .variant
+                .shogi()
+                .hand_type(self.hand_type_of_victim(sq, victim));
             self.edit_hand_add(us, id);
         }
         self.succeed(victim);
@@ -328,6 +333,9 @@ impl Position {
             }
             self.side = us.opposite();
         }
+        if self.variant.hands().active() {
+            self.hands_after_move(mv, us);
+        }
         self.history.push(Undo {
             mv,
             state,
@@ -353,6 +361,8 @@ impl Position {
                 Change::Shifted(from, to, old, _) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
+                Change::Mark(sq, was) => self.promoted[sq.index()] = was,
+                Change::CastleSquare(slot, was) => self.restore_castle_square(slot, was),
             }
         }
         if self.side != undo.side && undo.side == Color::Black {

@@ -1,8 +1,10 @@
 //! The board: the position and its primitive edits (`position`), make/unmake (`make`), and
 //! FEN reading and writing (`fen`), and what is odd about a position the rules can play
-//! (`oddities`), and a read-only view of the journal of edits (`journal`).
+//! (`oddities`), a read-only view of the journal of edits (`journal`), and the state of the
+//! drop/hand family and n-check (`hands`).
 
 pub(crate) mod fen;
+mod hands;
 mod journal;
 mod make;
 mod oddities;

@@ -114,6 +114,8 @@ pub struct State {
     /// Per colour and slot, the reserve man waiting to enter (Pioneer): the file he waits
     /// behind, `RESERVE_PENDING` before it is chosen, `RESERVE_NONE` when there is none.
     pub reserves: [[u8; 2]; 2],
+    /// Checks each side still has to give (n-check; unused otherwise).
+    pub checks: [u8; 2],
 }
 
 /// A reserve slot whose file is still to be chosen.
@@ -134,6 +136,11 @@ pub(crate) enum Change {
     HandAdd(Color, PieceId),
     /// One man of a coloured type left the hand.
     HandSub(Color, PieceId),
+    /// The promoted mark of a square changed; it was this before.
+    Mark(Square, bool),
+    /// A castling square changed (0-3: the rook of that right, 4-5: the king of that
+    /// colour); it was this before (a king or rook dropped on his square, `board::hands`).
+    CastleSquare(u8, Square),
 }
 
 /// What unmake needs to take a move back.
@@ -171,6 +178,9 @@ pub struct Position {
     pub(crate) history: Vec<Undo>,
     /// Every edit made by the moves on the undo stack, oldest first.
     pub(crate) journal: Vec<Change>,
+    /// Per cell, a promoted man who demotes when captured (FEN `~`); empty in variants that
+    /// do not mark promoted men (`board::hands`).
+    pub(crate) promoted: Vec<bool>,
 }
 
 impl Position {
@@ -194,6 +204,7 @@ impl Position {
                 halfmove: 0,
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
+                checks: [0; 2],
             },
             fullmove: 1,
             castle_rook: [Square::NONE; 4],
@@ -202,6 +213,11 @@ impl Position {
             castle_paths: [None, None, None, None],
             history: Vec::with_capacity(256),
             journal: Vec::with_capacity(1024),
+            promoted: if variant.hands().marks_promoted {
+                vec![false; cells]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -564,7 +580,7 @@ impl Position {
                 h ^= z.reserve(color.index(), slot, r);
             }
         }
-        h ^ z.phase(self.st.phase)
+        h ^ z.phase(self.st.phase) ^ self.hands_hash()
     }
 
     /// Checks the internal invariants (piece lists, counts, royal tracking, hash) against the
@@ -686,5 +702,6 @@ impl Position {
             && self.fullmove == other.fullmove
             && self.counts == other.counts
             && self.royal_count == other.royal_count
+            && self.promoted == other.promoted
     }
 }

@@ -19,6 +19,8 @@ pub enum PositionEnd {
     Connect,
     /// Both sides passed, one after the other.
     DoublePass,
+    /// A side gave the last of the checks it had to give (n-check).
+    Checks,
 }
 
 impl Position {
@@ -31,11 +33,19 @@ impl Position {
         self.extinction_end()
             .map(|v| (v, PositionEnd::Extinction))
             .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
+            .or_else(|| self.checks_end().map(|v| (v, PositionEnd::Checks)))
             .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
             .or_else(|| {
                 self.double_pass()
                     .then_some((GameValue::Draw, PositionEnd::DoublePass))
             })
+    }
+
+    /// N-check: the side that has just moved has given its last check (judged, as
+    /// Fairy-Stockfish does, after extinction and the flag).
+    fn checks_end(&self) -> Option<GameValue> {
+        let them = self.side.opposite();
+        (self.checks_remaining(them) == Some(0)).then_some(GameValue::Loss)
     }
 
     /// Both sides have just passed, one after the other (Fairy-Stockfish's draw, which

@@ -552,6 +552,7 @@ impl Position {
             }
             list.truncate(kept);
         }
+        self.apply_hand_filters(list, start);
         // Fairy-Stockfish's passing: any time (`pass`), a non-capture like any other, or only
         // when nothing else is legal (`passOnStalemate`); never in check, nor without a man.
         let (pass, _) = v.passing(self.side);

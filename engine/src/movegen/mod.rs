@@ -1,6 +1,6 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
 //! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack
-//! test and legality filter (`legal`), the quick may-give-check filter (`checks`), move text
+//! test and legality filter (`legal`), the drop/hand family's filters (`hands`), the quick may-give-check filter (`checks`), move text
 //! (`notation`), perft (`perft`) and the move list that spills to the heap (`list`).
 
 mod boards;
@@ -8,6 +8,7 @@ mod checks;
 mod drops;
 pub mod ends;
 pub(crate) mod generate;
+mod hands;
 pub(crate) mod legal;
 mod legs;
 mod list;

@@ -31,6 +31,8 @@ pub enum Termination {
     Connect,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
+    /// A side gave the last of its checks (n-check, `checkCounting`).
+    Checks,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -59,6 +61,7 @@ impl fmt::Display for GameEnd {
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
+            Termination::Checks => "checks given",
         };
         write!(f, "{result} ({why})")
     }
@@ -262,6 +265,7 @@ impl Position {
                     PositionEnd::Flag => Termination::Flag,
                     PositionEnd::Connect => Termination::Connect,
                     PositionEnd::DoublePass => Termination::DoublePass,
+                    PositionEnd::Checks => Termination::Checks,
                 },
             });
         }

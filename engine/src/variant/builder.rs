@@ -128,15 +128,19 @@ impl Tables {
         // Either side may pass somewhere: a pass is struck off where it is not allowed, and
         // two passes in a row end the game.
         let passes = r.pass.iter().chain(&r.pass_on_stalemate).any(|&p| p);
-        let move_filters = r.forbid_checks
+        let move_filters = r.hands.filters()
+            || r.forbid_checks
             || !r.drop_checks
             || r.must_capture
             || r.flying_general
             || passes
             || r.drop_region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);
-        let position_ends =
-            r.flag.is_some() || r.extinction.is_some() || r.connect.is_some() || passes;
+        let position_ends = r.hands.check_counting
+            || r.flag.is_some()
+            || r.extinction.is_some()
+            || r.connect.is_some()
+            || passes;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;

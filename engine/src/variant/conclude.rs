@@ -10,6 +10,7 @@ use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::shogi::{self, ShogiRules};
+use super::hands::{conclude_hands, HandRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
@@ -85,6 +86,8 @@ pub(crate) struct Rules {
     pub pocket_size: u32,
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
     pub shogi: ShogiRules,
+    /// The drop/hand family's rules and n-check (`variant::hands`).
+    pub hands: HandRules,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -104,7 +107,7 @@ pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<Va
 
 /// The piece ids of `letters` (`*` is every piece, as in Fairy-Stockfish's piece sets), or the
 /// first letter that names no piece.
-fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
+pub(crate) fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
     let mut out = Vec::new();
     for &l in letters {
         if l == '*' {
@@ -373,14 +376,20 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             or(&spec.pass_on_stalemate, false),
         )
     });
-    let filters = pass.iter().chain(&pass_on_stalemate).any(|&p| p)
+    let hands = conclude_hands(spec, &pieces, captures_to_hand, promotion.pawn_types, errs);
+    let filters = hands.filters()
+        || pass.iter().chain(&pass_on_stalemate).any(|&p| p)
         || forbid_checks
         || !drop_checks
         || must_capture
         || flying_general
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
-    let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
+    let special_legality = filters
+        || hands.check_counting
+        || flag.is_some()
+        || extinction.is_some()
+        || connect.is_some();
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -450,6 +459,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         pocket_size: or(&spec.pocket_size, 0),
         piece_values,
         shogi,
+        hands,
     })
 }
 

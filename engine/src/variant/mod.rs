@@ -13,6 +13,7 @@ mod conclude;
 pub mod config;
 pub mod diagram;
 pub mod ends;
+pub mod hands;
 mod legs;
 mod reach;
 pub mod setup;
@@ -277,6 +278,13 @@ impl Variant {
     #[inline(always)]
     pub fn turns(&self) -> Option<&turns::TurnRules> {
         self.rules.turns.as_ref()
+    }
+
+    /// The drop/hand family's rules and n-check (crazyhouse, bughouse, placement, sittuyin,
+    /// three-check).
+    #[inline(always)]
+    pub fn hands(&self) -> &hands::HandRules {
+        &self.rules.hands
     }
 
     /// Men in hand may be dropped as a whole move.

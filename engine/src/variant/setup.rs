@@ -33,6 +33,8 @@ pub enum FenField {
     Position,
     /// The reserve men waiting behind a file (`{...}`).
     Reserves,
+    /// The check counters (`3+3`).
+    Checks,
 }
 
 /// A FEN that could not be read, naming the field and the offending token.
@@ -73,6 +75,7 @@ impl fmt::Display for FenError {
             FenField::Fullmove => "move number",
             FenField::Position => "position",
             FenField::Reserves => "reserve field",
+            FenField::Checks => "check counters",
         };
         write!(f, "bad {field} '{}': {}", self.token, self.reason)
     }
@@ -96,6 +99,9 @@ pub enum BoardToken {
         /// Written with a `*` after: the man has moved (for a man standing where the start
         /// position has such a man, who would otherwise be read as never moved).
         moved: bool,
+        /// Written with a `~` after: a promoted man, who goes to hand as a pawn when captured
+        /// (Fairy-Stockfish's crazyhouse mark).
+        demotes: bool,
     },
 }
 
@@ -120,6 +126,18 @@ pub struct Setup {
     pub fullmove: u32,
     /// The reserve field `{M@g m?}` as tokens, if given (Pioneer's men waiting behind a file).
     pub reserves: Option<Vec<String>>,
+    /// The checks each side (White, Black) still has to give, where written: the field `3+3`
+    /// after the e.p. field, or Lichess's checks given (`+1+0`) after the move number.
+    pub checks: Option<CheckCounters>,
+}
+
+/// Check counters as a FEN writes them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckCounters {
+    /// Checks still to give, White's then Black's (Fairy-Stockfish's `3+3` field).
+    Remaining(u8, u8),
+    /// Checks given so far, White's then Black's (Lichess's `+1+0` after the move number).
+    Given(u8, u8),
 }
 
 impl Setup {
@@ -187,7 +205,9 @@ impl Setup {
             t if t.len() == 1 && t.as_bytes()[0].is_ascii_digit() => t.as_bytes()[0] - b'0',
             _ => return Err(bad_side()),
         };
-        let is_number = |f: &&str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
+        // A check counter (`3+3`) may stand where castling or e.p. would (`w 7+7 0 1`).
+        let is_number =
+            |f: &&str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) || f.contains('+');
         let mut after = fields.iter().skip(2).copied().peekable();
         let castling = after.next_if(|f| !is_number(f)).unwrap_or("-").to_string();
         if castling != "-" && !castling.chars().all(|c| c.is_ascii_alphabetic()) {
@@ -201,8 +221,17 @@ impl Setup {
             "-" => Vec::new(),
             t => parse_ep(t)?,
         };
-        // Fairy-Stockfish may put check counters (`3+3`) before the clocks; skip them.
-        let rest: Vec<&str> = after.filter(|f| !f.contains('+')).collect();
+        // Fairy-Stockfish puts check counters (`3+3`) before the clocks, Lichess its checks
+        // given (`+1+0`) after them.
+        let mut checks = None;
+        let mut rest: Vec<&str> = Vec::new();
+        for f in after {
+            if f.contains('+') {
+                checks = Some(parse_checks(f)?);
+            } else {
+                rest.push(f);
+            }
+        }
         let halfmove = match rest.first() {
             None => 0,
             Some(t) => t
@@ -226,8 +255,35 @@ impl Setup {
             halfmove,
             fullmove,
             reserves,
+            checks,
         })
     }
+}
+
+/// A check counter field: `3+3` (checks to give) or `+1+0` (checks given).
+fn parse_checks(text: &str) -> Result<CheckCounters, FenError> {
+    let bad = || {
+        FenError::new(
+            FenField::Checks,
+            text,
+            "expected checks to give (3+3) or checks given (+1+0)",
+        )
+    };
+    let (given, body) = match text.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (a, b) = body.split_once('+').ok_or_else(bad)?;
+    let a: u8 = a.parse().map_err(|_| bad())?;
+    let b: u8 = b.parse().map_err(|_| bad())?;
+    if a > 99 || b > 99 {
+        return Err(bad());
+    }
+    Ok(if given {
+        CheckCounters::Given(a, b)
+    } else {
+        CheckCounters::Remaining(a, b)
+    })
 }
 
 fn split_hand(field: &str) -> Result<(&str, Option<Vec<char>>), FenError> {
@@ -300,8 +356,9 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
         match chars.get(k) {
             Some(&l) if l.is_ascii_alphabetic() => {
                 i = k + 1;
-                // A trailing '~' (promoted man that demotes when captured) is read and ignored.
-                if chars.get(i) == Some(&'~') {
+                // A trailing '~': a promoted man that demotes when captured.
+                let demotes = chars.get(i) == Some(&'~');
+                if demotes {
                     i += 1;
                 }
                 let moved = chars.get(i) == Some(&'*');
@@ -313,6 +370,7 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
                     second_board,
                     promoted,
                     moved,
+                    demotes,
                 });
             }
             _ => {
@@ -533,12 +591,14 @@ fn rank_text(tokens: &[BoardToken]) -> String {
                 second_board,
                 promoted,
                 moved,
+                demotes,
             } => {
                 format!(
-                    "{}{}{}{}",
+                    "{}{}{}{}{}",
                     if *second_board { "|" } else { "" },
                     if *promoted { "+" } else { "" },
                     letter,
+                    if *demotes { "~" } else { "" },
                     if *moved { "*" } else { "" }
                 )
             }

@@ -211,6 +211,16 @@ pub(crate) struct VariantSpec {
     pub drop_no_doubled: Given<Vec<char>>,
     pub drop_no_doubled_count: Given<u32>,
     pub shogi_pawn_drop_mate_illegal: Given<bool>,
+    // Hands family (crazyhouse, bughouse, placement, sittuyin, n-check): `variant::hands`.
+    pub drop_loop: Given<bool>,
+    pub two_boards: Given<bool>,
+    pub must_drop: Given<bool>,
+    pub must_drop_type: Given<Vec<char>>,
+    pub drop_opposite_colored_bishop: Given<bool>,
+    pub castling_dropped_piece: Given<bool>,
+    pub sittuyin_rook_drop: Given<bool>,
+    pub sittuyin_promotion: Given<bool>,
+    pub check_counting: Given<bool>,
 }
 
 impl VariantSpec {
@@ -468,6 +478,16 @@ const KEYS: &[Key] = &[
     key!("dropNoDoubled" => drop_no_doubled: parse_piece_letters),
     key!("dropNoDoubledCount" => drop_no_doubled_count: parse_uint),
     key!("shogiPawnDropMateIllegal" => shogi_pawn_drop_mate_illegal: parse_bool),
+    // Hands family (crazyhouse, bughouse, placement, sittuyin, n-check): `variant::hands`.
+    key!("dropLoop" => drop_loop: parse_bool),
+    key!("twoBoards" => two_boards: parse_bool),
+    key!("mustDrop" => must_drop: parse_bool),
+    key!("mustDropType" => must_drop_type: parse_piece_letters, if |s| or(&s.must_drop, false)),
+    key!("dropOppositeColoredBishop" => drop_opposite_colored_bishop: parse_bool),
+    key!("castlingDroppedPiece" => castling_dropped_piece: parse_bool),
+    key!("sittuyinRookDrop" => sittuyin_rook_drop: parse_bool),
+    key!("sittuyinPromotion" => sittuyin_promotion: parse_bool),
+    key!("checkCounting" => check_counting: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.

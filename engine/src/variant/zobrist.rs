@@ -1,5 +1,5 @@
 //! Zobrist hash keys for one variant's geometry: men on squares, never-moved men, side to move,
-//! castling rights, e.p. squares, the hands and the turn phase. Seeded, so every run and every
+//! castling rights, e.p. squares, the hands, the turn phase, promoted men and check counters. Seeded, so every run and every
 //! thread gets the same keys.
 
 use rand::rngs::SmallRng;
@@ -9,6 +9,9 @@ use crate::types::{Cell, Square, MAX_PIECE_TYPES};
 
 /// The most men of one type a hand can hold that get distinct keys; larger counts reuse the last.
 pub const MAX_HAND_COUNT: usize = 32;
+
+/// The most checks still to give that get distinct keys (n-check); larger counts share one.
+const MAX_CHECKS: usize = 15;
 
 /// Hash keys for one variant.
 #[derive(Clone, Debug)]
@@ -23,6 +26,8 @@ pub struct Zobrist {
     hand: Vec<u64>,
     phase: [u64; 4],
     reserve: Vec<u64>,
+    promoted: Vec<u64>,
+    checks: Vec<u64>,
 }
 
 impl Zobrist {
@@ -44,7 +49,12 @@ impl Zobrist {
         let hand = take(2 * MAX_PIECE_TYPES * (MAX_HAND_COUNT + 1));
         let ph = take(4);
         let reserve = take(2 * 2 * 17);
+        // Drawn last, so that the keys above stay what they were before these existed.
+        let promoted = take(cells);
+        let checks = take(2 * (MAX_CHECKS + 1));
         Zobrist {
+            promoted,
+            checks,
             reserve,
             cells,
             piece,
@@ -100,6 +110,18 @@ impl Zobrist {
             f => (f as usize).min(15),
         };
         self.reserve[(color * 2 + slot) * 17 + v]
+    }
+
+    /// The key of a promoted man (one that demotes when captured) on `sq`.
+    #[inline(always)]
+    pub fn promoted(&self, sq: Square) -> u64 {
+        self.promoted[sq.index()]
+    }
+
+    /// The key of `color` having `remaining` checks still to give (n-check).
+    #[inline(always)]
+    pub fn checks(&self, color: usize, remaining: u8) -> u64 {
+        self.checks[color * (MAX_CHECKS + 1) + (remaining as usize).min(MAX_CHECKS)]
     }
 
     /// The key of a turn phase (0 = none).

@@ -1,0 +1,227 @@
+//! The drop/hand family and n-check (Fairy-Stockfish's crazyhouse, loop, bughouse, koedem,
+//! placement, three-check, ...): each rule seen at work on a position of its own, with the
+//! counts and FENs Fairy-Stockfish (pyffish 0.0.90) gives for the same positions and moves.
+
+mod session;
+use session::{talk, uci, xboard};
+
+use chimera_engine::registry::builtin;
+use chimera_engine::rules::outcome::Termination;
+use chimera_engine::types::Color;
+use chimera_engine::{MoveKind, Position};
+
+/// The position of `variant` after `moves` (UCI text) from `fen`.
+fn after(variant: &str, fen: &str, moves: &str) -> Position {
+    let v = builtin(variant).unwrap_or_else(|| panic!("{variant} is built in"));
+    let mut pos = Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for text in moves.split_whitespace() {
+        let mv = pos
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{variant}: {text} in {}: {e}", pos.fen()));
+        pos.make_move(mv);
+        assert!(pos.validate().is_ok(), "{variant}: broken after {text}");
+    }
+    pos
+}
+
+/// Asserts that `pos` is the position of Fairy-Stockfish's `fen` (its hand may list the men
+/// in another order), and that Chimera writes the board as Fairy-Stockfish does.
+fn assert_is(pos: &Position, fen: &str) {
+    let same = Position::from_fen(pos.variant(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(pos.hash(), same.hash(), "{} is not {fen}", pos.fen());
+    let board = |f: &str| f.split('[').next().unwrap_or("").to_string();
+    assert_eq!(board(&pos.fen()), board(fen));
+}
+
+#[test]
+fn a_captured_promoted_queen_enters_the_hand_as_a_pawn() {
+    let start = "r3k2r/pPpq1ppp/8/8/8/8/PpPQ1PPP/R3K2R[NNbb] w KQkq - 0 10";
+    let moves = "b7a8q B@b8 d2d7 e8d7 e1g1 b2a1q f1a1";
+    // Fairy-Stockfish's FENs, move by move: the promoted men are marked `~`, and the queen
+    // taken on a1 gives White a pawn.
+    let pos = after("crazyhouse", start, "b7a8q");
+    assert_is(
+        &pos,
+        "Q~3k2r/p1pq1ppp/8/8/8/8/PpPQ1PPP/R3K2R[RNNbb] b KQk - 0 10",
+    );
+    let pos = after("crazyhouse", start, moves);
+    assert_is(
+        &pos,
+        "Q~b5r/p1pk1ppp/8/8/8/8/P1P2PPP/R5K1[QRNNPqrb] b - - 0 13",
+    );
+    // Taken back, the mark and the hand are as they were.
+    let mut pos = after("crazyhouse", start, moves);
+    let before = after("crazyhouse", start, "b7a8q B@b8 d2d7 e8d7 e1g1 b2a1q");
+    pos.unmake_move();
+    assert!(pos.same_state(&before), "{} vs {}", pos.fen(), before.fen());
+    assert_eq!(pos.hash(), before.hash());
+    // Loop chess keeps the captured man as he is; bughouse sends him to the partner.
+    let pos = after("loop", start, moves);
+    assert_is(
+        &pos,
+        "Qb5r/p1pk1ppp/8/8/8/8/P1P2PPP/R5K1[QQRNNqrb] b - - 0 13",
+    );
+}
+
+#[test]
+fn the_mark_survives_a_fen_and_changes_the_count() {
+    // White takes the promoted queen on b2 and drops what it got: a pawn in crazyhouse, a
+    // queen in loop chess (pyffish: 1596 and 1669 at depth 3).
+    let fen = "4k3/8/8/8/8/8/1q~6/1R2K3[] w - - 0 1";
+    for (variant, expected) in [("crazyhouse", 1596), ("loop", 1669), ("bughouse", 1364)] {
+        let v = builtin(variant).expect("built in");
+        let mut pos = Position::from_fen(&v, fen).expect("FEN");
+        // Loop chess does not mark promoted men (Fairy-Stockfish writes no `~` there).
+        let written = if variant == "loop" { "1q6/" } else { "1q~6/" };
+        assert!(pos.fen().contains(written), "{}", pos.fen());
+        assert_eq!(pos.perft(3), expected, "{variant}");
+    }
+    // The mark is part of the position: a promoted queen is not a queen.
+    let v = builtin("crazyhouse").expect("built in");
+    let plain = Position::from_fen(&v, "4k3/8/8/8/8/8/1q6/1R2K3[] w - - 0 1").expect("FEN");
+    let marked = Position::from_fen(&v, fen).expect("FEN");
+    assert_ne!(plain.hash(), marked.hash());
+}
+
+#[test]
+fn the_third_check_wins() {
+    // 1+1: each side has one check left.
+    let fen = "4k2q/8/8/8/8/8/8/Q3K3 b - - 1+1 0 1";
+    let v = builtin("3check").expect("built in");
+    let mut pos = Position::from_fen(&v, fen).expect("FEN");
+    assert_eq!(pos.checks_remaining(Color::White), Some(1));
+    // Black's queen checks on h4: Black has given its last check.
+    let mut won = after("3check", fen, "h8h4");
+    assert!(won.fen().contains(" 1+0 "), "{}", won.fen());
+    let end = won.outcome().expect("the game is over");
+    assert_eq!(end.winner, Some(Color::Black));
+    assert_eq!(end.reason, Termination::Checks);
+    assert!(won.legal_moves().is_empty());
+    // A quiet move counts nothing and the game goes on.
+    let mut quiet = after("3check", fen, "e8d7");
+    assert!(quiet.fen().contains(" 1+1 "), "{}", quiet.fen());
+    assert!(quiet.outcome().is_none());
+    // pyffish: perft 3 from White's side is 6285 with one check left each, 7029 with two.
+    for (counters, expected) in [("1+1", 6285), ("2+2", 7029)] {
+        let fen = format!("4k2q/8/8/8/8/8/8/Q3K3 w - - {counters} 0 1");
+        let mut white = Position::from_fen(&v, &fen).unwrap();
+        assert_eq!(white.perft(3), expected, "{counters}");
+    }
+    assert_eq!(pos.perft(1), 21);
+}
+
+#[test]
+fn check_counters_are_read_and_written_as_fairy_stockfish_does() {
+    // The opening check: 3+3 becomes 2+3 (pyffish's FEN after these moves).
+    let pos = after(
+        "3check",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        "e2e4 e7e5 f1b5 c7c6 b5c6 d7c6 d1h5 g8f6 h5f7",
+    );
+    assert_eq!(
+        pos.fen(),
+        "rnbqkb1r/pp3Qpp/2p2n2/4p3/4P3/8/PPPP1PPP/RNB1K1NR b KQkq - 2+3 0 5"
+    );
+    let v = builtin("5check").expect("built in");
+    // Without counters the next check wins (Fairy-Stockfish's reading); Lichess's checks
+    // given count from three.
+    let bare = Position::from_fen(&v, "4k3/8/8/8/8/8/8/Q3K2q w - - 0 1").unwrap();
+    assert_eq!(bare.checks_remaining(Color::White), Some(1));
+    let lichess = Position::from_fen(&v, "4k3/8/8/8/8/8/8/Q3K2q w - - 0 1 +2+0").unwrap();
+    assert_eq!(lichess.checks_remaining(Color::White), Some(1));
+    assert_eq!(lichess.checks_remaining(Color::Black), Some(3));
+    // The counters are part of the position.
+    let a = Position::from_fen(&v, "4k3/8/8/8/8/8/8/Q3K2q w - - 2+2 0 1").unwrap();
+    let b = Position::from_fen(&v, "4k3/8/8/8/8/8/8/Q3K2q w - - 2+1 0 1").unwrap();
+    assert_ne!(a.hash(), b.hash());
+    assert!(Position::from_fen(&v, "4k3/8/8/8/8/8/8/Q3K2q w - - x+1 0 1").is_err());
+}
+
+#[test]
+fn a_side_that_must_drop_has_only_drops() {
+    // Placement: while men are in hand, only drops on the first rank.
+    let v = builtin("placement").expect("built in");
+    let mut pos = Position::startpos(&v);
+    let moves = pos.legal_moves();
+    assert_eq!(moves.len(), 40);
+    assert!(moves.iter().all(|m| m.kind == MoveKind::Drop));
+    // Bishops on both colours: with one bishop on a dark square, the other may not go on one.
+    let mut pos = after("placement", v.start_fen(), "B@c1 B@c8");
+    let texts: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    assert!(
+        !texts.iter().any(|t| t == "B@a1" || t == "B@e1"),
+        "{texts:?}"
+    );
+    assert!(texts.iter().any(|t| t == "B@b1"), "{texts:?}");
+    // King and rook dropped on their squares may castle (pyffish's FEN).
+    let pos = after("placement", v.start_fen(), "K@e1 K@e8 R@h1 R@a8 B@c1 B@c8");
+    assert_is(
+        &pos,
+        "r1b1k3/pppppppp/8/8/8/8/PPPPPPPP/2B1K2R[QRBNNqrbnn] w Kq - 0 4",
+    );
+    // Koedem: a king in hand must be dropped, and nothing else may be.
+    let v = builtin("koedem").expect("built in");
+    let mut pos = Position::from_fen(
+        &v,
+        "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Kk] b KQ - 0 1",
+    )
+    .unwrap();
+    let moves = pos.legal_moves();
+    assert!(!moves.is_empty());
+    assert!(moves
+        .iter()
+        .all(|m| m.kind == MoveKind::Drop && pos.move_text(*m).starts_with("K@")));
+}
+
+/// The family's built-ins, as Fairy-Stockfish names them.
+const BUILTINS: &[&str] = &[
+    "crazyhouse",
+    "loop",
+    "chessgi",
+    "bughouse",
+    "koedem",
+    "pocketknight",
+    "placement",
+    "shouse",
+    "dragon",
+    "capahouse",
+    "3check",
+    "5check",
+];
+
+#[test]
+fn uci_and_xboard_list_the_family() {
+    let (mut d, cap) = uci();
+    let out = talk(&mut d, &cap, &["uci"]);
+    let combo = out
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .expect("UCI_Variant");
+    let (mut x, xcap) = xboard();
+    let features = talk(&mut x, &xcap, &["xboard", "protover 2"]).join(" ");
+    let list = features
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("{features}"));
+    let names: Vec<&str> = list.split(',').collect();
+    for name in BUILTINS {
+        assert!(combo.contains(&format!(" var {name}")), "{name}: {combo}");
+        assert!(names.contains(name), "{name}: {list}");
+    }
+    // And the engine plays one of them when asked.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "setoption name UCI_Variant value crazyhouse",
+            "position startpos moves e2e4 d7d5 e4d5 d8d5",
+            "go depth 2",
+        ],
+    );
+    assert!(out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+}
