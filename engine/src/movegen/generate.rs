@@ -544,7 +544,7 @@ impl Position {
             }
             // Only a royal king may not castle out of, through or into check (a commoner who
             // castles in giveaway or extinction chess may, as in Fairy-Stockfish).
-            if self.variant.is_royal(rules.king) {
+            if rules.path_guarded {
                 if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite()))
                 {
                     return;
@@ -556,6 +556,8 @@ impl Position {
                 {
                     continue;
                 }
+            } else if rules.path_pseudo_royal && !self.pseudo_royal_castle_path_safe(path) {
+                continue;
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
             push(
