@@ -34,8 +34,9 @@ impl Position {
     }
 
     /// The man as he lands at the end of `mv`: the promoted type, or the mover himself, who
-    /// keeps his initial moves where the variant's initial region (Fairy-Stockfish's
-    /// `doubleStepRegion` reading) says so and otherwise counts as moved.
+    /// has his initial moves where the variant's initial region (Fairy-Stockfish's
+    /// `doubleStepRegion` reading) says so, even back there after moving (Pawnback's pawns
+    /// step back), and otherwise counts as moved.
     #[inline(always)]
     fn arrived(&self, mover: Cell, mv: Move, us: Color) -> Cell {
         match mv.promotion() {
@@ -45,7 +46,7 @@ impl Position {
                     if r[us.index()][mv.to.index()]
                         && self.variant.pieces()[mover.id().index()].has_initial_moves =>
                 {
-                    mover
+                    Cell(mover.0 | Cell::VIRGIN)
                 }
                 _ => mover.moved(),
             },
@@ -188,6 +189,12 @@ impl Position {
                     continue;
                 }
                 self.edit_take(sq);
+                if self.variant.captures_to_hand() {
+                    // As in Fairy-Stockfish, a man blown up goes to his opponent's hand.
+                    if let Some(owner) = cell.color() {
+                        self.edit_hand_add(owner.opposite(), cell.id());
+                    }
+                }
                 let lost = self.rights_mask.get(sq.index()).copied().unwrap_or(0);
                 self.st.castling &= !lost;
             }

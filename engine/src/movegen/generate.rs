@@ -299,7 +299,10 @@ impl Position {
                     // Outside the zone a double step is one move: pushed here without
                     // `push_board_move`'s promotion lookups (a pawn's most common move).
                     if PROMOTES && zone[to.index()] {
-                        self.push_board_move(from, to, cell, kind, aux, list);
+                        // A double step into the zone is an ordinary move (the promotion is
+                        // carried by ordinary moves only) and leaves no e.p. square, as in
+                        // Fairy-Stockfish (epicatomic's zone begins two ranks ahead).
+                        self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, list);
                     } else {
                         list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
                     }

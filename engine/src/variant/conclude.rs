@@ -14,7 +14,7 @@ use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
-use crate::types::{Geometry, PieceId};
+use crate::types::{Geometry, PieceId, MAX_BOARD_SIDE};
 
 /// The standard start position, for a definition that gives none.
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -575,13 +575,24 @@ fn conclude_promotion(
     }
     let default_ranks = [g.ranks as usize - 1, 0];
     for (i, given) in spec.promotion_region_by_color.iter().enumerate() {
-        let squares = match given {
+        let squares: Vec<(usize, usize)> = match given {
             None => (0..g.files as usize)
                 .map(|f| (f, default_ranks[i]))
                 .collect(),
             Some(region) => {
-                match parse_square_list(&region.value, g.files as usize, g.ranks as usize) {
-                    Ok(squares) => squares,
+                // Fairy-Stockfish reads squares off the board and ignores them (epicatomic
+                // names ranks 9 and 10 on its eight).
+                let fsf = spec.dialect == Dialect::FairyStockfish;
+                let (files, ranks) = if fsf {
+                    (MAX_BOARD_SIDE, MAX_BOARD_SIDE)
+                } else {
+                    (g.files as usize, g.ranks as usize)
+                };
+                match parse_square_list(&region.value, files, ranks) {
+                    Ok(squares) => squares
+                        .into_iter()
+                        .filter(|&(f, r)| f < g.files as usize && r < g.ranks as usize)
+                        .collect(),
                     Err(r) => {
                         errs.push(region.at.error(r));
                         return None;
