@@ -52,6 +52,15 @@ fn uci_handshake_lists_options_and_variants() {
         assert!(combo.contains(&format!(" var {v}")), "{v}");
     }
     assert!(combo.contains(" var standard"));
+    // Fairy-Stockfish's names of its chess-like built-ins.
+    for name in [
+        " var normal",
+        " var fischerandom",
+        " var atomic",
+        " var spartan",
+    ] {
+        assert!(combo.contains(name), "{name}");
+    }
     assert_eq!(&out[out.len() - 2..], ["uciok", "readyok"]);
 }
 
@@ -248,6 +257,10 @@ fn xboard_handshake_and_pong_ordering() {
         assert!(all.contains(f), "{f}: {all}");
     }
     assert!(all.contains("variants=\"normal,capablanca,grand,"), "{all}");
+    // Fairy-Stockfish's chess-like built-ins are offered under their names.
+    for name in [",fischerandom,", ",atomic,", ",coregal,", ",shako,"] {
+        assert!(all.contains(name), "{name}: {all}");
+    }
     // The engine plays Black after `new`; its move comes before the pong that follows it.
     let out = talk(
         &mut d,

@@ -257,6 +257,24 @@ fn uci_chess960_castling_is_king_takes_rook() {
     );
     assert!(out[0].starts_with("info string variant chess "), "{out:?}");
     assert!(out.contains(&"e1b1: 1".to_string()), "{out:?}");
+    // Fairy-Stockfish's fischerandom is its own variant, whose castling is written so without
+    // the option.
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "setoption name UCI_Chess960 value false",
+            "setoption name UCI_Variant value fischerandom",
+            fen,
+            "go perft 1",
+        ],
+    );
+    assert!(
+        out[0].starts_with("info string variant fischerandom "),
+        "{out:?}"
+    );
+    assert!(out.contains(&"e1b1: 1".to_string()), "{out:?}");
+    assert!(out.contains(&"e1g1: 1".to_string()), "{out:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ pub const FSF_SHOGI_INI: &str = include_str!("variant/builtin/fsf-shogi.ini");
 /// Fairy-Stockfish's built-ins of the drop/hand family and n-check (crazyhouse, bughouse,
 /// placement, three-check, ...), as data under their names.
 pub const FSF_HANDS_INI: &str = include_str!("variant/builtin/fsf-hands.ini");
+/// Fairy-Stockfish's chess-like and atomic built-ins (Chess960, atomic, pseudo-royal men).
+pub const FSF_CHESSLIKE_INI: &str = include_str!("variant/builtin/fsf-chesslike.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -50,6 +52,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
         (FSF_SHOGI_INI, "built-in fsf-shogi.ini"),
         (FSF_HANDS_INI, "built-in fsf-hands.ini"),
+        (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

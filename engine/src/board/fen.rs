@@ -447,7 +447,8 @@ impl Position {
                     .as_ref()
                     .map(|r| outermost_rook(self, color, side == 0, r.rooks))
                     == Some(Some(rook));
-                if outermost {
+                // Chess960 variants always name the rook's file, as Fairy-Stockfish does.
+                if outermost && !v.chess960() {
                     s.push(case(if side == 0 { 'k' } else { 'q' }));
                 } else {
                     s.push(case((b'a' + g.display_file(rook) as u8) as char));
@@ -610,10 +611,17 @@ fn parse_castling(
         let rook_sq = if is_side_letter
             && !(file_letter && !fen_gates && !has_rook_on(v, men, color, board, rank, lower))
         {
-            outermost(g, king, lower == 'k', |s| {
+            let castles = |s: Square| {
                 at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0)
-            })
-            .ok_or_else(|| bad("no rook to castle with"))?
+            };
+            // The rook on the variant's castling rook file, when one stands there (Shako's
+            // rooks start inside the edge men); otherwise the outermost rook.
+            let named = rules.rook_files[usize::from(lower == 'q')]
+                .map(|f| g.square(board, f, rank))
+                .filter(|&s| castles(s));
+            named
+                .or_else(|| outermost(g, king, lower == 'k', castles))
+                .ok_or_else(|| bad("no rook to castle with"))?
         } else if file_letter {
             let s = g.square(board, lower as usize - 'a' as usize, rank);
             if !at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0) {

@@ -304,7 +304,10 @@ impl Position {
                     // Outside the zone a double step is one move: pushed here without
                     // `push_board_move`'s promotion lookups (a pawn's most common move).
                     if PROMOTES && zone[to.index()] {
-                        self.push_board_move(from, to, cell, kind, aux, list);
+                        // A double step into the zone is an ordinary move (the promotion is
+                        // carried by ordinary moves only) and leaves no e.p. square, as in
+                        // Fairy-Stockfish (epicatomic's zone begins two ranks ahead).
+                        self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, list);
                     } else {
                         list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
                     }
@@ -553,7 +556,7 @@ impl Position {
             }
             // Only a royal king may not castle out of, through or into check (a commoner who
             // castles in giveaway or extinction chess may, as in Fairy-Stockfish).
-            if self.variant.is_royal(rules.king) {
+            if rules.path_guarded {
                 if *in_check.get_or_insert_with(|| self.is_attacked(path.king_from, us.opposite()))
                 {
                     return;
@@ -565,6 +568,8 @@ impl Position {
                 {
                     continue;
                 }
+            } else if rules.path_pseudo_royal && !self.pseudo_royal_castle_path_safe(path) {
+                continue;
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
             push(

@@ -83,22 +83,28 @@ impl Position {
             && match self.royal_count(color) {
                 0 => false,
                 1 => true,
-                _ => !self.variant.extinction_royals(),
+                // Fairy-Stockfish's pseudo-royalty decides man by man (`chesslike`).
+                _ => !self.variant.extinction_royals() || self.variant.pseudo_royal().is_some(),
             }
     }
 
     /// True when the side that just moved (`color`) has left a protected royal man capturable.
     pub fn royal_in_danger(&self, color: Color) -> bool {
         if !self.royals_protected(color) {
-            return false;
+            // No royal man to guard, but atomic's own king may have blown up, or atomar's
+            // king taken the other.
+            return self.variant.chesslike_legality() && self.chesslike_danger(color);
         }
         let them = color.opposite();
-        if self.variant.extinction_royals()
-            && self.variant.royal_mask() != 0
-            && self.royal_count(them) == 0
-        {
-            // The move took the opponent's last royal man: the game is over, he cannot reply.
-            return false;
+        if self.variant.extinction_royals() {
+            if self.variant.chesslike_legality() {
+                return self.chesslike_danger(color);
+            }
+            if self.variant.royal_mask() != 0 && self.royal_count(them) == 0 {
+                // The move took the opponent's last royal man: the game is over, he cannot
+                // reply.
+                return false;
+            }
         }
         match self.royal_count(color) {
             1 => self.is_attacked(self.royal_sq[color.index()], them),
@@ -271,8 +277,12 @@ impl Position {
     /// judged without making it where [`Position::leaves_royal_safe_unmade`] can (out of
     /// check), by making it otherwise. `in_check` is the side to move's check.
     pub fn is_pseudo_legal_move_legal(&mut self, mv: Move, in_check: bool) -> bool {
-        // Without protected royal men every pseudo-legal move is legal.
-        if !self.royals_protected(self.side) || !in_check && self.leaves_royal_safe_unmade(mv) {
+        // Without protected royal men every pseudo-legal move is legal (but for the
+        // chess-like family's rules about explosions and immunity).
+        if !self.royals_protected(self.side) {
+            return !self.variant.chesslike_legality() || self.is_legal_by_making(mv);
+        }
+        if !in_check && self.leaves_royal_safe_unmade(mv) {
             return true;
         }
         if self.royal_steps(mv) {
@@ -366,6 +376,16 @@ impl Position {
     #[inline(never)]
     fn generate_legal_special(&mut self, list: &mut MoveList, defer: bool) -> DeferredLegality {
         if self.position_end().is_some() {
+            return DeferredLegality::NONE;
+        }
+        if self.variant.chesslike_legality() {
+            // Explosions and pseudo-royal men: every move is made and tested.
+            let start = list.len();
+            self.generate_pseudo_legal(list);
+            self.keep_legal(list, start, None);
+            if self.variant.has_move_filters() {
+                self.apply_filters_and_stalemate_pass(list, start);
+            }
             return DeferredLegality::NONE;
         }
         if !self.variant.has_move_filters() {

@@ -5,6 +5,7 @@
 
 mod boards;
 mod checks;
+mod chesslike;
 mod drops;
 pub mod ends;
 pub(crate) mod generate;

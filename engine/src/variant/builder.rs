@@ -101,13 +101,16 @@ impl Tables {
         let white: Vec<_> = r.pieces.iter().map(|p| &p.moves[0]).collect();
         let black: Vec<_> = r.pieces.iter().map(|p| &p.moves[1]).collect();
         let attacks = [AttackTables::build(&white), AttackTables::build(&black)];
-        let simple_attacks = attacks.iter().all(|a| a.general == 0);
+        // Explosions, pseudo-royal men and immunities make a capture more than a plain leap
+        // or slide: no pins walked from the royal man, no exchange evaluation.
+        let chesslike = r.blast.is_some() || r.pseudo_royal.is_some() || r.mutually_immune != 0;
+        let simple_attacks = attacks.iter().all(|a| a.general == 0) && !chesslike;
         // Checks are judged by the mover's type and squares only where attacks are plain leaps
         // and slides on one board and no rule adds to what a move does (succession does: a
         // capture may turn an enemy man into a type with other attacks).
         let g = &r.geometry;
         let unmade_checks = simple_attacks && r.checking && g.boards == 1 && !r.board_rules;
-        let check_reach = if unmade_checks && r.succession.is_empty() {
+        let check_reach = if unmade_checks && r.succession.is_empty() && !chesslike {
             CheckReach::build(&attacks[0], g)
                 .zip(CheckReach::build(&attacks[1], g))
                 .map(|(w, b)| [w, b])

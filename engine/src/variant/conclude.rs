@@ -5,6 +5,7 @@
 //! across keys is made. Each problem is reported at the key that caused it.
 
 use super::boards::{CaptureRules, TransferRules};
+use super::chesslike::{BlastRules, PseudoRoyalRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
@@ -15,7 +16,7 @@ use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
-use crate::types::{Geometry, PieceId};
+use crate::types::{Geometry, PieceId, MAX_BOARD_SIDE};
 
 /// The standard start position, for a definition that gives none.
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -88,6 +89,10 @@ pub(crate) struct Rules {
     pub shogi: ShogiRules,
     /// The drop/hand family's rules and n-check (`variant::hands`).
     pub hands: HandRules,
+    pub chess960: bool,
+    pub blast: Option<BlastRules>,
+    pub mutually_immune: PieceMask,
+    pub pseudo_royal: Option<PseudoRoyalRules>,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -300,7 +305,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         promotion.targets[pawn.index()] = Some(target);
     }
     shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
-    let castling = conclude_castling(spec, &geometry, &pieces, errs);
+    let mut castling = conclude_castling(spec, &geometry, &pieces, errs);
     let gating = conclude_gating(spec, &pieces, errs);
     let drops = or(&spec.piece_drops, false);
     let captures_to_hand = or(&spec.captures_to_hand, false);
@@ -385,11 +390,22 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || flying_general
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
+    let (blast, mutually_immune, pseudo_royal) =
+        conclude_chesslike(spec, &pieces, extinction_royals, errs);
+    if let (Some(c), Some(_)) = (castling.as_mut(), &pseudo_royal) {
+        if extinction_types & (1 << c.king.0) != 0 {
+            c.path_guarded = false;
+            c.path_pseudo_royal = true;
+        }
+    }
     let special_legality = filters
         || hands.check_counting
         || flag.is_some()
         || extinction.is_some()
-        || connect.is_some();
+        || connect.is_some()
+        || blast.is_some()
+        || mutually_immune != 0
+        || pseudo_royal.is_some();
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -460,7 +476,34 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         piece_values,
         shogi,
         hands,
+        chess960: or(&spec.chess960, false),
+        blast,
+        mutually_immune,
+        pseudo_royal,
     })
+}
+
+/// The chess-like family's rules: explosions on capture (`blastOnCapture`, with
+/// `blastImmuneTypes`), men that may not take their own kind (`mutuallyImmuneTypes`), and
+/// Fairy-Stockfish's reading of pseudo-royal men (`extinctionPseudoRoyal` in its dialect).
+fn conclude_chesslike(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    extinction_royals: bool,
+    errs: &mut Vec<VariantError>,
+) -> (Option<BlastRules>, PieceMask, Option<PseudoRoyalRules>) {
+    let blast = or(&spec.blast_on_capture, false).then(|| BlastRules {
+        immune: letter_set(&spec.blast_immune_types, 0, pieces, errs),
+        // Fairy-Stockfish spares the men of its predefined pawn, whatever their letter.
+        spared: named(pieces, |p| p.name == "pawn"),
+    });
+    let mutually_immune = letter_set(&spec.mutually_immune_types, 0, pieces, errs);
+    let pseudo_royal =
+        (extinction_royals && spec.dialect == Dialect::FairyStockfish).then(|| PseudoRoyalRules {
+            limit: or(&spec.extinction_piece_count, 0).saturating_add(1),
+            duple: or(&spec.duple_check, false),
+        });
+    (blast, mutually_immune, pseudo_royal)
 }
 
 /// Every piece's moves compiled for the board; `None` when the variant has no pieces.
@@ -552,13 +595,24 @@ fn conclude_promotion(
     }
     let default_ranks = [g.ranks as usize - 1, 0];
     for (i, given) in spec.promotion_region_by_color.iter().enumerate() {
-        let squares = match given {
+        let squares: Vec<(usize, usize)> = match given {
             None => (0..g.files as usize)
                 .map(|f| (f, default_ranks[i]))
                 .collect(),
             Some(region) => {
-                match parse_square_list(&region.value, g.files as usize, g.ranks as usize) {
-                    Ok(squares) => squares,
+                // Fairy-Stockfish reads squares off the board and ignores them (epicatomic
+                // names ranks 9 and 10 on its eight).
+                let fsf = spec.dialect == Dialect::FairyStockfish;
+                let (files, ranks) = if fsf {
+                    (MAX_BOARD_SIDE, MAX_BOARD_SIDE)
+                } else {
+                    (g.files as usize, g.ranks as usize)
+                };
+                match parse_square_list(&region.value, files, ranks) {
+                    Ok(squares) => squares
+                        .into_iter()
+                        .filter(|&(f, r)| f < g.files as usize && r < g.ranks as usize)
+                        .collect(),
                     Err(r) => {
                         errs.push(region.at.error(r));
                         return None;
@@ -656,6 +710,18 @@ fn conclude_castling(
     if rooks == 0 {
         return None;
     }
+    let rook_file = |given: &Given<usize>, errs: &mut Vec<VariantError>| {
+        let file = given.as_ref()?;
+        if file.value >= files {
+            errs.push(file.at.error("outside the board"));
+            return None;
+        }
+        Some(file.value)
+    };
+    let rook_files = [
+        rook_file(&spec.castling_rook_kingside_file, errs),
+        rook_file(&spec.castling_rook_queenside_file, errs),
+    ];
     Some(CastlingRules {
         rank,
         kingside_file,
@@ -663,6 +729,9 @@ fn conclude_castling(
         king,
         king_file,
         rooks,
+        rook_files,
+        path_guarded: pieces[king.index()].royal,
+        path_pseudo_royal: false,
     })
 }
 
@@ -747,7 +816,10 @@ fn conclude_extinction(
     errs: &mut Vec<VariantError>,
 ) -> Option<ExtinctionRules> {
     let value = or(&spec.extinction_value, GameValue::None);
-    if value == GameValue::None || or(&spec.extinction_pseudo_royal, false) {
+    // Under pseudo-royalty the last man is guarded like a king instead, unless captures
+    // explode (atomic: the king can be blown up).
+    let guarded = or(&spec.extinction_pseudo_royal, false) && !or(&spec.blast_on_capture, false);
+    if value == GameValue::None || guarded {
         return None;
     }
     let all = spec

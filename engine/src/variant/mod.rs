@@ -8,6 +8,7 @@
 pub mod betza;
 pub(crate) mod boards;
 pub(crate) mod builder;
+pub mod chesslike;
 mod compile;
 mod conclude;
 pub mod config;
@@ -121,6 +122,15 @@ pub struct CastlingRules {
     pub king_file: usize,
     /// The rook types that castle.
     pub rooks: PieceMask,
+    /// Where `K` and `Q` look for their rook first, kingside then queenside
+    /// (`castlingRookKingsideFile`, `...QueensideFile`); otherwise the outermost rook.
+    pub rook_files: [Option<usize>; 2],
+    /// The king may not castle out of, through or into check: a royal king (a commoner who
+    /// castles in giveaway or extinction chess may, as in Fairy-Stockfish).
+    pub path_guarded: bool,
+    /// The king is of a pseudo-royal type (Fairy-Stockfish's reading), whose path is judged
+    /// by `movegen::chesslike`.
+    pub path_pseudo_royal: bool,
 }
 
 /// Reserve men (Pioneer Chess): each side keeps one or two men of one type off the board, each
@@ -349,6 +359,41 @@ impl Variant {
     #[inline(always)]
     pub fn extinction_royals(&self) -> bool {
         self.rules.extinction_royals
+    }
+
+    /// Chess960 castling notation: the castling field names the rooks' files and UCI
+    /// writes castling as king takes rook (`chess960`).
+    #[inline]
+    pub fn chess960(&self) -> bool {
+        self.rules.chess960
+    }
+
+    /// Explosions on capture (`blastOnCapture`), if the variant has them.
+    #[inline]
+    pub fn blast(&self) -> Option<&chesslike::BlastRules> {
+        self.rules.blast.as_ref()
+    }
+
+    /// Types that may not capture a man of their own type (`mutuallyImmuneTypes`).
+    #[inline]
+    pub fn mutually_immune(&self) -> PieceMask {
+        self.rules.mutually_immune
+    }
+
+    /// Fairy-Stockfish's pseudo-royal men (`extinctionPieceTypes` under
+    /// `extinctionPseudoRoyal`, in its dialect), if the variant has them.
+    #[inline]
+    pub fn pseudo_royal(&self) -> Option<&chesslike::PseudoRoyalRules> {
+        self.rules.pseudo_royal.as_ref()
+    }
+
+    /// True when legality is judged by the chess-like family's own test
+    /// ([`chesslike`]): explosions, pseudo-royal men or mutual immunity.
+    #[inline]
+    pub fn chesslike_legality(&self) -> bool {
+        self.rules.blast.is_some()
+            || self.rules.pseudo_royal.is_some()
+            || self.rules.mutually_immune != 0
     }
 
     /// Types whose extinction ends the game (`extinctionPieceTypes`).

@@ -221,6 +221,15 @@ pub(crate) struct VariantSpec {
     pub sittuyin_rook_drop: Given<bool>,
     pub sittuyin_promotion: Given<bool>,
     pub check_counting: Given<bool>,
+
+    // Chess-like family (Fairy-Stockfish's chess-like and atomic built-ins).
+    pub chess960: Given<bool>,
+    pub castling_rook_kingside_file: Given<usize>,
+    pub castling_rook_queenside_file: Given<usize>,
+    pub blast_on_capture: Given<bool>,
+    pub blast_immune_types: Given<Vec<char>>,
+    pub mutually_immune_types: Given<Vec<char>>,
+    pub duple_check: Given<bool>,
 }
 
 impl VariantSpec {
@@ -488,6 +497,16 @@ const KEYS: &[Key] = &[
     key!("sittuyinRookDrop" => sittuyin_rook_drop: parse_bool),
     key!("sittuyinPromotion" => sittuyin_promotion: parse_bool),
     key!("checkCounting" => check_counting: parse_bool),
+    // Chess-like family: Chess960 castling, castling rooks off the corners, atomic
+    // explosions and immunities, duple check.
+    key!("chess960" => chess960: parse_bool),
+    key!("castlingRookKingsideFile" => castling_rook_kingside_file: parse_file_letter_or_number),
+    key!("castlingRookQueensideFile" => castling_rook_queenside_file: parse_file_letter_or_number),
+    key!("blastOnCapture" => blast_on_capture: parse_bool),
+    key!("blastImmuneTypes" => blast_immune_types: parse_piece_letters,
+        if |s| or(&s.blast_on_capture, false)),
+    key!("mutuallyImmuneTypes" => mutually_immune_types: parse_piece_letters),
+    key!("dupleCheck" => duple_check: parse_bool, if |s| or(&s.extinction_pseudo_royal, false)),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.

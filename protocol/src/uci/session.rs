@@ -105,7 +105,8 @@ impl Uci {
         for n in self.state.registry.names() {
             vars.push_str(&format!(" var {n}"));
             if n == "chess" {
-                vars.push_str(" var standard");
+                // Fairy-Stockfish's name for chess too.
+                vars.push_str(" var standard var normal");
             }
         }
         out.line(&format!(
@@ -173,8 +174,9 @@ impl Uci {
             "move overhead" => self.state.options.move_overhead = spin(0, 5000)? as u64,
             "uci_variant" => {
                 let v = need()?.trim().to_ascii_lowercase();
-                // Chess960 is chess with king-takes-rook castling (PROTOCOLS.md §3.2).
-                let random = matches!(v.as_str(), "chess960" | "fischerandom");
+                // Chess960 is chess with king-takes-rook castling (PROTOCOLS.md §3.2);
+                // fischerandom is Fairy-Stockfish's built-in, whose castling is written so.
+                let random = v.as_str() == "chess960";
                 self.state
                     .set_variant(if random { "chess" } else { v.as_str() })?;
                 if random {
@@ -273,7 +275,8 @@ impl Uci {
     }
 
     fn castling(&self) -> Castling {
-        if self.state.options.chess960 {
+        // As Fairy-Stockfish: the option, or a variant with Chess960 castling.
+        if self.state.options.chess960 || self.state.variant.chess960() {
             Castling::KingTakesRook
         } else {
             Castling::KingToTarget

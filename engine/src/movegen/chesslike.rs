@@ -1,0 +1,197 @@
+//! Legality in Fairy-Stockfish's chess-like family, judged as it judges it: pseudo-royal men
+//! (atomic's king, coregal's queens, Spartan's kings with duple check), atomic chess's
+//! exceptions (a man next to an enemy pseudo-royal man cannot be attacked, blowing up one's
+//! own is illegal, blowing up the enemy's is legal whatever it leaves attacked) and men that
+//! may not take their own kind (atomar's kings). Only variants with these rules come here
+//! ([`Variant::chesslike_legality`](crate::variant::Variant::chesslike_legality)).
+
+use crate::board::position::{CastlePath, Change, Position};
+use crate::types::{Color, Square, MAX_PIECE_TYPES};
+use crate::variant::chesslike::PseudoRoyalRules;
+
+impl Position {
+    /// True when `color`'s royal men are in danger under the family's rules: after `color`'s
+    /// move (it is then the other side's turn), the move was illegal; for the side to move,
+    /// it is in check.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn chesslike_danger(&self, color: Color) -> bool {
+        let just_moved = color != self.side;
+        if just_moved && self.took_own_kind() {
+            return true;
+        }
+        match self.variant.pseudo_royal() {
+            Some(rules) => self.pseudo_royals_in_danger(color, rules, just_moved),
+            None => {
+                self.royals_protected(color)
+                    && self.squares_of(color).iter().any(|&s| {
+                        self.variant.is_royal(self.cell(s).id()) && self.attacked_royal(s, color)
+                    })
+            }
+        }
+    }
+
+    /// True when the last move was a capture of a man of the mover's own type, by a type
+    /// that may not do that (`mutuallyImmuneTypes`).
+    fn took_own_kind(&self) -> bool {
+        let immune = self.variant.mutually_immune();
+        let Some(undo) = self.history.last() else {
+            return false;
+        };
+        if immune == 0 {
+            return false;
+        }
+        let changes = &self.journal[undo.journal_len as usize..];
+        let mover = changes.iter().find_map(|c| match *c {
+            Change::Shifted(from, _, old, _) if from == undo.mv.from => Some(old),
+            _ => None,
+        });
+        let Some(mover) = mover else { return false };
+        if immune & (1 << mover.id().0) == 0 {
+            return false;
+        }
+        changes.iter().any(|c| {
+            matches!(*c, Change::Took(sq, cell, _)
+                if sq == undo.mv.to && cell.color() != mover.color() && cell.id() == mover.id())
+        })
+    }
+
+    /// How many men of each colour and type the last move removed (net of men it put back:
+    /// castling lifts and puts the king and rook), per colour and type.
+    fn last_move_losses(&self) -> [[i32; MAX_PIECE_TYPES]; 2] {
+        let mut lost = [[0i32; MAX_PIECE_TYPES]; 2];
+        let Some(undo) = self.history.last() else {
+            return lost;
+        };
+        let mut count = |cell: crate::types::Cell, n: i32| {
+            if let Some(p) = cell.piece() {
+                lost[p.color.index()][p.id.index()] += n;
+            }
+        };
+        for change in &self.journal[undo.journal_len as usize..] {
+            match *change {
+                Change::Took(_, cell, _) => count(cell, 1),
+                Change::Put(_, cell) => count(cell, -1),
+                Change::Shifted(_, _, old, new) => {
+                    count(old, 1);
+                    count(new, -1);
+                }
+                Change::HandAdd(..) | Change::HandSub(..) => {}
+            }
+        }
+        lost
+    }
+
+    /// True when the man of `color` on `sq`, of an extinction type, is pseudo-royal now: his
+    /// side has at most the limit of men of his type.
+    fn is_pseudo_royal(&self, sq: Square, color: Color, rules: &PseudoRoyalRules) -> bool {
+        let id = self.cell(sq).id();
+        self.variant.extinction_types() & (1 << id.0) != 0
+            && u32::from(self.count(color, id)) <= rules.limit
+    }
+
+    /// With explosions, a man next to an enemy pseudo-royal man cannot be attacked: taking
+    /// him would blow the enemy up too.
+    fn touches_enemy_pseudo_royal(&self, sq: Square, color: Color) -> bool {
+        let Some(rules) = self.variant.pseudo_royal() else {
+            return false;
+        };
+        if self.variant.blast().is_none() {
+            return false;
+        }
+        let g = self.variant.geometry();
+        let them = color.opposite();
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let s = sq.offset(g.delta(dx, dy));
+                (dx, dy) != (0, 0)
+                    && self.cell(s).is_color(them)
+                    && self.is_pseudo_royal(s, them, rules)
+            })
+        })
+    }
+
+    /// True when the royal man of `color` on `sq` is attacked, atomic's exception applied.
+    fn attacked_royal(&self, sq: Square, color: Color) -> bool {
+        !self.touches_enemy_pseudo_royal(sq, color) && self.is_attacked(sq, color.opposite())
+    }
+
+    /// Fairy-Stockfish's pseudo-royal test for `color`: a true king attacked, a pseudo-royal
+    /// man attacked (not after a move that takes an enemy pseudo-royal man), every man of the
+    /// extinction types attacked at once under duple check, or, just after the move, a
+    /// pseudo-royal man of one's own blown up.
+    fn pseudo_royals_in_danger(
+        &self,
+        color: Color,
+        rules: &PseudoRoyalRules,
+        just_moved: bool,
+    ) -> bool {
+        let v = &self.variant;
+        let extinction = v.extinction_types();
+        let mut exempt = false;
+        if just_moved {
+            let lost = self.last_move_losses();
+            // A type's men were pseudo-royal before the move when there were at most `limit`.
+            let was_pseudo = |c: Color, id: usize| {
+                lost[c.index()][id] > 0
+                    && extinction & (1 << id) != 0
+                    && self.count(c, crate::types::PieceId(id as u8)) as i32 + lost[c.index()][id]
+                        <= rules.limit as i32
+            };
+            let n = v.num_pieces();
+            if v.blast().is_some() && (0..n).any(|id| was_pseudo(color, id)) {
+                return true;
+            }
+            exempt = (0..n).any(|id| was_pseudo(color.opposite(), id));
+        }
+        let mut candidates = 0;
+        let mut attacked_candidates = 0;
+        for &sq in self.squares_of(color) {
+            let id = self.cell(sq).id();
+            if !v.is_royal(id) {
+                continue;
+            }
+            let attacked = self.attacked_royal(sq, color);
+            if extinction & (1 << id.0) == 0 {
+                // A true king, guarded whatever happens to the pseudo-royal men.
+                if attacked {
+                    return true;
+                }
+                continue;
+            }
+            if attacked && !exempt && self.is_pseudo_royal(sq, color, rules) {
+                return true;
+            }
+            candidates += 1;
+            attacked_candidates += usize::from(attacked);
+        }
+        rules.duple && candidates > 0 && attacked_candidates == candidates
+    }
+
+    /// The castling king's path under pseudo-royalty: a pseudo-royal king may not castle
+    /// out of or through an attack (atomic's exception applied; his destination is tested
+    /// after the move). Fairy-Stockfish tests the path with the king lifted; here he stands
+    /// on his square, which differs only where he is attacked there and excused.
+    pub(crate) fn pseudo_royal_castle_path_safe(&self, path: &CastlePath) -> bool {
+        let Some(rules) = self.variant.pseudo_royal() else {
+            return true;
+        };
+        let us = self.side;
+        if !self.is_pseudo_royal(path.king_from, us, rules) {
+            return true;
+        }
+        let g = self.variant.geometry();
+        let (board, from_file, rank) = g.coords(path.king_from);
+        let to_file = g.file_of(path.king_to);
+        let files: Vec<usize> = if from_file == to_file {
+            vec![from_file]
+        } else if from_file < to_file {
+            (from_file..to_file).collect()
+        } else {
+            (to_file + 1..=from_file).rev().collect()
+        };
+        files
+            .into_iter()
+            .all(|f| !self.attacked_royal(g.square(board, f, rank), us))
+    }
+}
