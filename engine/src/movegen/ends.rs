@@ -19,6 +19,9 @@ pub enum PositionEnd {
     Connect,
     /// Both sides passed, one after the other.
     DoublePass,
+    /// The kings faced each other and the side to move passed instead of parting them
+    /// (janggi's bikjang).
+    Bikjang,
 }
 
 impl Position {
@@ -35,6 +38,10 @@ impl Position {
             .or_else(|| {
                 self.double_pass()
                     .then_some((GameValue::Draw, PositionEnd::DoublePass))
+            })
+            .or_else(|| {
+                self.bikjang_end()
+                    .then_some((GameValue::Draw, PositionEnd::Bikjang))
             })
     }
 

@@ -705,7 +705,8 @@ impl Position {
             let cell = self.cell_fast(from);
             mask & (1 << cell.id().0) != 0
                 && (self.capture_ray_reaches(from, cell, by, sq)
-                    || self.program_captures(from, cell, by, sq))
+                    || self.program_captures(from, cell, by, sq)
+                    || self.variant.palace().is_some() && self.palace_attacks(from, cell, by, sq))
         })
     }
 
@@ -739,7 +740,8 @@ impl Position {
                 }
                 if !screened {
                     if c.is_piece() || s == target {
-                        if s == target {
+                        let hurdles = self.variant.pieces()[cell.id().index()].hurdles;
+                        if s == target || hurdles & (1 << c.id().0) == 0 {
                             break;
                         }
                         screened = true;

@@ -12,6 +12,7 @@ pub(crate) mod legal;
 mod legs;
 mod list;
 pub mod notation;
+mod palace;
 pub mod perft;
 
 pub use generate::{MoveList, INLINE_MOVES};

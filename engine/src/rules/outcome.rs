@@ -31,6 +31,8 @@ pub enum Termination {
     Connect,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
+    /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
+    Bikjang,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -59,6 +61,7 @@ impl fmt::Display for GameEnd {
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
+            Termination::Bikjang => "bikjang",
         };
         write!(f, "{result} ({why})")
     }
@@ -252,6 +255,7 @@ impl Position {
                     PositionEnd::Flag => Termination::Flag,
                     PositionEnd::Connect => Termination::Connect,
                     PositionEnd::DoublePass => Termination::DoublePass,
+                    PositionEnd::Bikjang => Termination::Bikjang,
                 },
             });
         }

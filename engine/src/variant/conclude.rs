@@ -9,7 +9,8 @@ use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
-use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
+use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
+use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
@@ -83,6 +84,8 @@ pub(crate) struct Rules {
     pub piece_to_char_table: Option<String>,
     pub pocket_size: u32,
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+    /// Xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang).
+    pub palace: Option<PalaceRules>,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -347,6 +350,14 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             .map(|r| region_table(r, &geometry, errs))
     });
     let flying_general = or(&spec.flying_general, false);
+    let king_type = or(&spec.king_type, "king".to_string());
+    let palace_keys = PalaceKeys {
+        soldier_rank: spec.soldier_promotion_rank.as_ref().map(|r| r.value),
+        diagonal_lines: spec.diagonal_lines.as_ref(),
+        bikjang: or(&spec.bikjang_rule, false),
+        king_type: &king_type,
+    };
+    let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
     let connect = conclude_connect(spec, &geometry, &pieces, errs);
     let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
     for (color, name, region) in &spec.mobility_regions {
@@ -367,6 +378,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || !drop_checks
         || must_capture
         || flying_general
+        || palace.is_some()
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
     let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
@@ -438,6 +450,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
         pocket_size: or(&spec.pocket_size, 0),
         piece_values,
+        palace,
     })
 }
 
@@ -454,7 +467,15 @@ fn compile_pieces(
     };
     let mut out = Vec::new();
     for p in &spec.pieces {
-        let betza = p.moves(double_step);
+        // `kingType`: Fairy-Stockfish's king moves as another predefined piece.
+        let king_type = spec
+            .king_type
+            .as_ref()
+            .filter(|_| p.name == "king" && p.betza.is_none());
+        let betza = match king_type.and_then(|t| predefined_moves(&t.value)) {
+            Some(moves) => moves.to_string(),
+            None => p.moves(double_step),
+        };
         match compile_piece_in(&betza, g, lame) {
             Ok(compiled) => out.push(PieceDef {
                 name: p.name.clone(),
@@ -700,7 +721,11 @@ fn conclude_reserve(
 
 /// A region of squares (`flagRegionWhite = d4 e4`) as a per-cell table, the same on every
 /// board; an error at the key when a square is off the board.
-fn region_table(given: &Located<String>, g: &Geometry, errs: &mut Vec<VariantError>) -> Vec<bool> {
+pub(crate) fn region_table(
+    given: &Located<String>,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Vec<bool> {
     let mut zone = vec![false; g.num_cells()];
     match parse_square_list(&given.value, g.files as usize, g.ranks as usize) {
         Ok(squares) => {

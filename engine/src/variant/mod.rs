@@ -14,6 +14,7 @@ pub mod config;
 pub mod diagram;
 pub mod ends;
 mod legs;
+pub mod palace;
 mod reach;
 pub mod setup;
 mod spec;
@@ -347,6 +348,13 @@ impl Variant {
             self.rules.pass[color.index()],
             self.rules.pass_on_stalemate[color.index()],
         )
+    }
+
+    /// The xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang),
+    /// when the variant has one of them.
+    #[inline]
+    pub fn palace(&self) -> Option<&palace::PalaceRules> {
+        self.rules.palace.as_ref()
     }
 
     /// The kings may not face each other on a file with nothing between (`flyingGeneral`).

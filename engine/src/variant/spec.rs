@@ -199,6 +199,11 @@ pub(crate) struct VariantSpec {
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
+    // Xiangqi and janggi (`variant::palace`).
+    pub soldier_promotion_rank: Given<usize>,
+    pub diagonal_lines: Given<String>,
+    pub bikjang_rule: Given<bool>,
+    pub king_type: Given<String>,
 }
 
 impl VariantSpec {
@@ -420,7 +425,21 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // Xiangqi and janggi.
+    key!("soldierPromotionRank" => soldier_promotion_rank: parse_rank),
+    key!("diagonalLines" => diagonal_lines: text),
+    key!("bikjangRule" => bikjang_rule: parse_bool),
+    key!("kingType" => king_type: predefined_piece_name),
 ];
+
+/// A predefined piece's name (`kingType = wazir`).
+fn predefined_piece_name(value: &str) -> Result<String, String> {
+    let v = value.trim();
+    match predefined_moves(v) {
+        Some(_) => Ok(v.to_string()),
+        None => Err(format!("'{v}' is not a predefined piece")),
+    }
+}
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
 /// The pawn's double step is added separately (key `doubleStep`).
@@ -467,7 +486,7 @@ const PREDEFINED: &[(&str, &str)] = &[
 /// The number of `customPieceN` slots.
 const CUSTOM_SLOTS: usize = 25;
 
-fn predefined_moves(name: &str) -> Option<&'static str> {
+pub(crate) fn predefined_moves(name: &str) -> Option<&'static str> {
     PREDEFINED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 
