@@ -102,20 +102,60 @@ impl Position {
         };
         let bit = 1 << cell.id().0;
         if rules.replaced & bit != 0 {
-            let g = self.variant.geometry();
-            let stride = g.stride() as i16;
-            let forward = if by == Color::White { stride } else { -stride };
-            if from.offset(forward) == target {
-                return true;
-            }
-            if g.relative_rank(from, by) >= rules.soldier_rank
-                && (from.offset(1) == target || from.offset(-1) == target)
-            {
+            if rules.soldiers & bit != 0 && rules.soldier_rank > 0 {
+                let g = self.variant.geometry();
+                let stride = g.stride() as i16;
+                let forward = if by == Color::White { stride } else { -stride };
+                if from.offset(forward) == target {
+                    return true;
+                }
+                if g.relative_rank(from, by) >= rules.soldier_rank
+                    && (from.offset(1) == target || from.offset(-1) == target)
+                {
+                    return true;
+                }
+            } else if self.plain_attack_reaches(from, cell, by, target) {
                 return true;
             }
         }
         self.diagonal_targets(rules, from, cell, by)
             .contains(&target)
+    }
+
+    /// True when a plain capturing leap or slide of the man `cell` of colour `by` on `from`
+    /// reaches `target` (the attack tables' test, for one man).
+    fn plain_attack_reaches(&self, from: Square, cell: Cell, by: Color, target: Square) -> bool {
+        let moves = &self.variant.pieces()[cell.id().index()].moves[by.index()];
+        if moves
+            .leaps
+            .iter()
+            .any(|l| l.captures() && from.offset(l.delta) == target)
+        {
+            return true;
+        }
+        moves.slides.iter().filter(|s| s.captures()).any(|s| {
+            let mut to = from;
+            let mut steps = 0u8;
+            loop {
+                to = to.offset(s.delta);
+                if to == target {
+                    return true;
+                }
+                steps += 1;
+                if !self.cell_fast(to).is_empty() || steps == s.range() {
+                    return false;
+                }
+            }
+        })
+    }
+
+    /// True when the man of type `cell` and colour `by` may stand on `target`, as Fairy-
+    /// Stockfish requires of an attack (mobility regions).
+    #[inline]
+    pub(crate) fn region_allows(&self, cell: Cell, by: Color, target: Square) -> bool {
+        self.variant
+            .mobility_region(cell.id(), by)
+            .is_none_or(|r| r[target.index()])
     }
 
     /// Applies the palace rules to the legal moves `list[start..]` of the side to move: strikes

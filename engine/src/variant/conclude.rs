@@ -350,14 +350,6 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             .map(|r| region_table(r, &geometry, errs))
     });
     let flying_general = or(&spec.flying_general, false);
-    let king_type = or(&spec.king_type, "king".to_string());
-    let palace_keys = PalaceKeys {
-        soldier_rank: spec.soldier_promotion_rank.as_ref().map(|r| r.value),
-        diagonal_lines: spec.diagonal_lines.as_ref(),
-        bikjang: or(&spec.bikjang_rule, false),
-        king_type: &king_type,
-    };
-    let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
     let connect = conclude_connect(spec, &geometry, &pieces, errs);
     let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
     for (color, name, region) in &spec.mobility_regions {
@@ -366,6 +358,19 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             mobility[i][*color] = Some(region_table(region, &geometry, errs));
         }
     }
+    let king_type = or(&spec.king_type, "king".to_string());
+    let palace_keys = PalaceKeys {
+        confined: mobility
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.iter().any(Option::is_some))
+            .fold(0, |m, (i, _)| m | 1 << i),
+        soldier_rank: spec.soldier_promotion_rank.as_ref().map(|r| r.value),
+        diagonal_lines: spec.diagonal_lines.as_ref(),
+        bikjang: or(&spec.bikjang_rule, false),
+        king_type: &king_type,
+    };
+    let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
     let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
     let pass_on_stalemate = [0, 1].map(|c| {
         or(

@@ -59,7 +59,8 @@ pub struct PalaceRules {
     /// The types whose attacks the attack test must take from these rules (their plain
     /// attack tables are incomplete or too wide).
     pub attackers: PieceMask,
-    /// The types whose attacks these rules replace entirely (soldiers with a sideways rank).
+    /// The types whose attacks these rules replace entirely: soldiers with a sideways rank,
+    /// and the types confined to mobility regions (they attack only inside them).
     pub replaced: PieceMask,
 }
 
@@ -75,6 +76,8 @@ impl PalaceRules {
 
 /// The keys that these rules read.
 pub(crate) struct PalaceKeys<'a> {
+    /// The types with a mobility region (for either colour).
+    pub confined: PieceMask,
     pub soldier_rank: Option<usize>,
     pub diagonal_lines: Option<&'a Located<String>>,
     pub bikjang: bool,
@@ -113,7 +116,9 @@ pub(crate) fn conclude_palace(
             p.hurdles &= !janggi_cannons;
         }
     }
-    let replaced = if sideways_rank { soldiers } else { 0 };
+    // Fairy-Stockfish's men attack only inside their mobility regions, and soldiers sideways
+    // only from their rank on: the plain attack tables know neither.
+    let replaced = keys.confined | if sideways_rank { soldiers } else { 0 };
     let diagonal_movers = if diagonal_lines.is_some() {
         diagonal_moves
             .iter()
