@@ -168,3 +168,53 @@ fn two_passes_end_a_janggi_game() {
     assert_eq!(end.winner, Some(Color::Black));
     assert!(pos.legal_moves().iter().all(|m| m.kind != MoveKind::Pass));
 }
+
+/// The family's built-ins under Fairy-Stockfish's names in both protocols' variant lists.
+#[test]
+fn protocols_list_the_family() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let talk = |mode: &str, input: &str| -> String {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
+            .arg(mode)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("written");
+        let out = child.wait_with_output().expect("the engine ends");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let uci = talk("uci", "uci\nquit\n");
+    let combo = uci
+        .lines()
+        .find(|l| l.contains("name UCI_Variant"))
+        .expect("UCI_Variant");
+    let xboard = talk("xboard", "xboard\nprotover 2\nquit\n");
+    let list = xboard
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("variants feature");
+    for name in [
+        "xiangqi",
+        "minixiangqi",
+        "manchu",
+        "supply",
+        "janggi",
+        "janggitraditional",
+        "janggimodern",
+        "janggicasual",
+    ] {
+        assert!(
+            combo.split_whitespace().any(|w| w == name),
+            "UCI_Variant lacks {name}"
+        );
+        assert!(list.split(',').any(|w| w == name), "xboard lacks {name}");
+    }
+}
