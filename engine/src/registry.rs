@@ -30,6 +30,8 @@ pub const FSF_SHOGI_INI: &str = include_str!("variant/builtin/fsf-shogi.ini");
 pub const FSF_HANDS_INI: &str = include_str!("variant/builtin/fsf-hands.ini");
 /// Fairy-Stockfish's chess-like and atomic built-ins (Chess960, atomic, pseudo-royal men).
 pub const FSF_CHESSLIKE_INI: &str = include_str!("variant/builtin/fsf-chesslike.ini");
+/// Fairy-Stockfish's xiangqi and janggi family, as data under their names.
+pub const FSF_XIANGQI_INI: &str = include_str!("variant/builtin/fsf-xiangqi.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -53,6 +55,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         (FSF_SHOGI_INI, "built-in fsf-shogi.ini"),
         (FSF_HANDS_INI, "built-in fsf-hands.ini"),
         (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
+        (FSF_XIANGQI_INI, "built-in fsf-xiangqi.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

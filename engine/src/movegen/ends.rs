@@ -21,6 +21,9 @@ pub enum PositionEnd {
     DoublePass,
     /// A side gave the last of the checks it had to give (n-check).
     Checks,
+    /// The kings faced each other and the side to move passed instead of parting them
+    /// (janggi's bikjang).
+    Bikjang,
 }
 
 impl Position {
@@ -38,6 +41,10 @@ impl Position {
             .or_else(|| {
                 self.double_pass()
                     .then_some((GameValue::Draw, PositionEnd::DoublePass))
+            })
+            .or_else(|| {
+                self.bikjang_end()
+                    .then_some((GameValue::Draw, PositionEnd::Bikjang))
             })
     }
 

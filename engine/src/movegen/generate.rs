@@ -717,9 +717,12 @@ impl Position {
     fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
         self.squares_of(by).iter().any(|&from| {
             let cell = self.cell_fast(from);
+            let palace = self.variant.palace().is_some();
             mask & (1 << cell.id().0) != 0
+                && (!palace || self.region_allows(cell, by, sq))
                 && (self.capture_ray_reaches(from, cell, by, sq)
-                    || self.program_captures(from, cell, by, sq))
+                    || self.program_captures(from, cell, by, sq)
+                    || palace && self.palace_attacks(from, cell, by, sq))
         })
     }
 
@@ -753,7 +756,8 @@ impl Position {
                 }
                 if !screened {
                     if c.is_piece() || s == target {
-                        if s == target {
+                        let hurdles = self.variant.pieces()[cell.id().index()].hurdles;
+                        if s == target || hurdles & (1 << c.id().0) == 0 {
                             break;
                         }
                         screened = true;

@@ -558,13 +558,19 @@ impl Position {
             }
             list.truncate(kept);
         }
-        if v.flying_general() || v.drop_region(self.side).is_some() || v.has_mobility_regions() {
+        if v.palace().is_some() {
+            self.apply_palace_rules(list, start);
+        }
+        // Bikjang: kings that face each other must part (or the side passes).
+        let bikjang = self.in_bikjang();
+        let facing_illegal = v.flying_general() || bikjang;
+        if facing_illegal || v.drop_region(self.side).is_some() || v.has_mobility_regions() {
             let us = self.side;
             let mut kept = start;
             for i in start..list.len() {
                 let mv = list[i];
                 let ok = self.within_regions(mv, us)
-                    && !(v.flying_general() && self.generals_face_after(mv));
+                    && !(facing_illegal && self.generals_face_after(mv));
                 if ok {
                     list[kept] = mv;
                     kept += 1;
@@ -574,9 +580,11 @@ impl Position {
         }
         self.apply_hand_filters(list, start);
         // Fairy-Stockfish's passing: any time (`pass`), a non-capture like any other, or only
-        // when nothing else is legal (`passOnStalemate`); never in check, nor without a man.
+        // when nothing else is legal (`passOnStalemate`); never in check (except in bikjang),
+        // nor without a man.
         let (pass, _) = v.passing(self.side);
-        let may_pass = |pos: &Self| !pos.squares_of(pos.side).is_empty() && !pos.in_check();
+        let may_pass =
+            |pos: &Self| !pos.squares_of(pos.side).is_empty() && (bikjang || !pos.in_check());
         if pass && may_pass(self) {
             list.push(Position::pass_move());
         }
@@ -628,24 +636,11 @@ impl Position {
         v.mobility_region(id, us).is_none_or(|r| r[mv.to.index()])
     }
 
-    /// True when, after `mv`, the two royal men stand on one file with nothing between them.
+    /// True when, after `mv`, the two royal men stand on one file or rank with nothing between
+    /// them (Fairy-Stockfish's rook line from one king to the other).
     fn generals_face_after(&mut self, mv: Move) -> bool {
         self.make_move(mv);
-        let face = match (
-            self.royal_square(Color::White),
-            self.royal_square(Color::Black),
-        ) {
-            (Some(w), Some(b)) => {
-                let g = self.variant.geometry();
-                let (wb, wf, wr) = g.coords(w);
-                let (bb, bf, br) = g.coords(b);
-                wb == bb
-                    && wf == bf
-                    && (wr.min(br) + 1..wr.max(br))
-                        .all(|r| self.cell(g.square(wb, wf, r)).is_empty())
-            }
-            _ => false,
-        };
+        let face = self.generals_face();
         self.unmake_move();
         face
     }

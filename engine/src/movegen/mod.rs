@@ -14,6 +14,7 @@ pub(crate) mod legal;
 mod legs;
 mod list;
 pub mod notation;
+mod palace;
 pub mod perft;
 mod shogi;
 

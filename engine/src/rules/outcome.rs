@@ -33,6 +33,8 @@ pub enum Termination {
     DoublePass,
     /// A side gave the last of its checks (n-check, `checkCounting`).
     Checks,
+    /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
+    Bikjang,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -62,6 +64,7 @@ impl fmt::Display for GameEnd {
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
             Termination::Checks => "checks given",
+            Termination::Bikjang => "bikjang",
         };
         write!(f, "{result} ({why})")
     }
@@ -266,6 +269,7 @@ impl Position {
                     PositionEnd::Connect => Termination::Connect,
                     PositionEnd::DoublePass => Termination::DoublePass,
                     PositionEnd::Checks => Termination::Checks,
+                    PositionEnd::Bikjang => Termination::Bikjang,
                 },
             });
         }

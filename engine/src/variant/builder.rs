@@ -100,7 +100,13 @@ impl Tables {
     pub(crate) fn compile(r: &Rules) -> Tables {
         let white: Vec<_> = r.pieces.iter().map(|p| &p.moves[0]).collect();
         let black: Vec<_> = r.pieces.iter().map(|p| &p.moves[1]).collect();
-        let attacks = [AttackTables::build(&white), AttackTables::build(&black)];
+        let mut attacks = [AttackTables::build(&white), AttackTables::build(&black)];
+        if let Some(palace) = &r.palace {
+            // Their attacks are judged by the palace rules (in the general attack test).
+            for a in attacks.iter_mut() {
+                a.hand_over(palace.attackers, palace.replaced);
+            }
+        }
         // Explosions, pseudo-royal men and immunities make a capture more than a plain leap
         // or slide: no pins walked from the royal man, no exchange evaluation.
         let chesslike = r.blast.is_some() || r.pseudo_royal.is_some() || r.mutually_immune != 0;
@@ -136,14 +142,17 @@ impl Tables {
             || !r.drop_checks
             || r.must_capture
             || r.flying_general
+            || r.palace.is_some()
             || passes
             || r.drop_region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);
+        let bikjang = r.palace.as_ref().is_some_and(|p| p.bikjang);
         let position_ends = r.hands.check_counting
             || r.flag.is_some()
             || r.extinction.is_some()
             || r.connect.is_some()
-            || passes;
+            || passes
+            || bikjang;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;

@@ -12,7 +12,8 @@ use super::config::{parse_square_list, GameValue};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::shogi::{self, ShogiRules};
 use super::hands::{conclude_hands, HandRules};
-use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
+use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
+use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
@@ -93,6 +94,8 @@ pub(crate) struct Rules {
     pub blast: Option<BlastRules>,
     pub mutually_immune: PieceMask,
     pub pseudo_royal: Option<PseudoRoyalRules>,
+    /// Xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang).
+    pub palace: Option<PalaceRules>,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -374,6 +377,19 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             mobility[i][*color] = Some(region_table(region, &geometry, errs));
         }
     }
+    let king_type = or(&spec.king_type, "king".to_string());
+    let palace_keys = PalaceKeys {
+        confined: mobility
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.iter().any(Option::is_some))
+            .fold(0, |m, (i, _)| m | 1 << i),
+        soldier_rank: spec.soldier_promotion_rank.as_ref().map(|r| r.value),
+        diagonal_lines: spec.diagonal_lines.as_ref(),
+        bikjang: or(&spec.bikjang_rule, false),
+        king_type: &king_type,
+    };
+    let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
     let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
     let pass_on_stalemate = [0, 1].map(|c| {
         or(
@@ -388,6 +404,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || !drop_checks
         || must_capture
         || flying_general
+        || palace.is_some()
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
     let (blast, mutually_immune, pseudo_royal) =
@@ -480,6 +497,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         blast,
         mutually_immune,
         pseudo_royal,
+        palace,
     })
 }
 
@@ -519,7 +537,15 @@ fn compile_pieces(
     };
     let mut out = Vec::new();
     for p in &spec.pieces {
-        let betza = p.moves(double_step);
+        // `kingType`: Fairy-Stockfish's king moves as another predefined piece.
+        let king_type = spec
+            .king_type
+            .as_ref()
+            .filter(|_| p.name == "king" && p.betza.is_none());
+        let betza = match king_type.and_then(|t| predefined_moves(&t.value)) {
+            Some(moves) => moves.to_string(),
+            None => p.moves(double_step),
+        };
         match compile_piece_in(&betza, g, lame) {
             Ok(compiled) => out.push(PieceDef {
                 name: p.name.clone(),
@@ -792,7 +818,11 @@ fn conclude_reserve(
 
 /// A region of squares (`flagRegionWhite = d4 e4`) as a per-cell table, the same on every
 /// board; an error at the key when a square is off the board.
-fn region_table(given: &Located<String>, g: &Geometry, errs: &mut Vec<VariantError>) -> Vec<bool> {
+pub(crate) fn region_table(
+    given: &Located<String>,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Vec<bool> {
     let mut zone = vec![false; g.num_cells()];
     match parse_square_list(&given.value, g.files as usize, g.ranks as usize) {
         Ok(squares) => {

@@ -16,6 +16,7 @@ pub mod diagram;
 pub mod ends;
 pub mod hands;
 mod legs;
+pub mod palace;
 mod reach;
 pub mod setup;
 pub mod shogi;
@@ -418,6 +419,13 @@ impl Variant {
             self.rules.pass[color.index()],
             self.rules.pass_on_stalemate[color.index()],
         )
+    }
+
+    /// The xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang),
+    /// when the variant has one of them.
+    #[inline]
+    pub fn palace(&self) -> Option<&palace::PalaceRules> {
+        self.rules.palace.as_ref()
     }
 
     /// The kings may not face each other on a file with nothing between (`flyingGeneral`).

@@ -230,6 +230,11 @@ pub(crate) struct VariantSpec {
     pub blast_immune_types: Given<Vec<char>>,
     pub mutually_immune_types: Given<Vec<char>>,
     pub duple_check: Given<bool>,
+    // Xiangqi and janggi (`variant::palace`).
+    pub soldier_promotion_rank: Given<usize>,
+    pub diagonal_lines: Given<String>,
+    pub bikjang_rule: Given<bool>,
+    pub king_type: Given<String>,
 }
 
 impl VariantSpec {
@@ -507,7 +512,21 @@ const KEYS: &[Key] = &[
         if |s| or(&s.blast_on_capture, false)),
     key!("mutuallyImmuneTypes" => mutually_immune_types: parse_piece_letters),
     key!("dupleCheck" => duple_check: parse_bool, if |s| or(&s.extinction_pseudo_royal, false)),
+    // Xiangqi and janggi.
+    key!("soldierPromotionRank" => soldier_promotion_rank: parse_rank),
+    key!("diagonalLines" => diagonal_lines: text),
+    key!("bikjangRule" => bikjang_rule: parse_bool),
+    key!("kingType" => king_type: predefined_piece_name),
 ];
+
+/// A predefined piece's name (`kingType = wazir`).
+fn predefined_piece_name(value: &str) -> Result<String, String> {
+    let v = value.trim();
+    match predefined_moves(v) {
+        Some(_) => Ok(v.to_string()),
+        None => Err(format!("'{v}' is not a predefined piece")),
+    }
+}
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
 /// The pawn's double step is added separately (key `doubleStep`).
@@ -554,7 +573,7 @@ const PREDEFINED: &[(&str, &str)] = &[
 /// The number of `customPieceN` slots.
 const CUSTOM_SLOTS: usize = 25;
 
-fn predefined_moves(name: &str) -> Option<&'static str> {
+pub(crate) fn predefined_moves(name: &str) -> Option<&'static str> {
     PREDEFINED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 

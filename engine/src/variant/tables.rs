@@ -331,6 +331,23 @@ impl AttackTables {
         }
         t
     }
+
+    /// Leaves the attacks of the types in `general` to the general attack test as well, and
+    /// takes those of the types in `replaced` out of the plain tables (their plain moves
+    /// attack more than they may: the xiangqi soldier before its sideways rank).
+    pub fn hand_over(&mut self, general: PieceMask, replaced: PieceMask) {
+        self.general |= general;
+        let keep = !replaced;
+        for l in self.leaps.iter_mut() {
+            l.mask &= keep;
+        }
+        self.leaps.retain(|l| l.mask != 0);
+        for s in self.slides.iter_mut() {
+            s.unlimited &= keep;
+            s.near &= keep;
+            s.limited.retain(|(bit, _)| bit & keep != 0);
+        }
+    }
 }
 
 /// Where the men of one colour could attack the enemy royal man from on an empty board: a
