@@ -61,6 +61,8 @@ impl Position {
                 }
                 Change::HandAdd(c, id) => each(Edit::HandAdd(c, id)),
                 Change::HandSub(c, id) => each(Edit::HandSub(c, id)),
+                // Walls are no men: evaluators do not count them.
+                Change::Wall(..) => {}
             }
         }
     }

@@ -134,6 +134,8 @@ pub(crate) enum Change {
     HandAdd(Color, PieceId),
     /// One man of a coloured type left the hand.
     HandSub(Color, PieceId),
+    /// A wall was put on (true) or taken off (false) a square.
+    Wall(Square, bool),
 }
 
 /// What unmake needs to take a move back.
@@ -431,6 +433,19 @@ impl Position {
         let end = self.lists[color.index()].squares.len() as u16;
         self.put_back(sq, cell, end);
         self.st.hash ^= self.hash_cell(sq, cell);
+    }
+
+    /// Puts a wall on the empty square `sq` (true) or takes the wall there off (false),
+    /// keeping the hash in step.
+    pub(crate) fn set_wall(&mut self, sq: Square, on: bool) {
+        self.board[sq.index()] = if on { Cell::WALL } else { Cell::EMPTY };
+        self.st.hash ^= self.variant.zobrist().wall(sq);
+    }
+
+    /// True when a wall stands on `sq`.
+    #[inline]
+    pub fn is_wall(&self, sq: Square) -> bool {
+        self.cell(sq) == Cell::WALL && self.variant.geometry().contains(sq)
     }
 
     /// Where the man on `sq` stands in his colour's piece list.

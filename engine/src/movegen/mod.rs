@@ -13,6 +13,7 @@ mod legs;
 mod list;
 pub mod notation;
 pub mod perft;
+mod walls;
 
 pub use generate::{MoveList, INLINE_MOVES};
 pub use legal::DeferredLegality;

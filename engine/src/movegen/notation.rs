@@ -110,6 +110,30 @@ impl Position {
                 }
                 s
             }
+            MoveKind::Walled
+            | MoveKind::WalledDoubleStep
+            | MoveKind::WalledEnPassant
+            | MoveKind::WalledCastle => {
+                // Fairy-Stockfish's form: the move, then a leg from its destination to the wall.
+                let base = Move {
+                    kind: match mv.kind {
+                        MoveKind::WalledCastle => MoveKind::Castle,
+                        _ => MoveKind::Normal,
+                    },
+                    aux: if mv.kind == MoveKind::WalledCastle {
+                        self.castle_rook_of(mv)
+                    } else {
+                        Square::NONE
+                    },
+                    ..mv
+                };
+                format!(
+                    "{},{}{}",
+                    self.move_text_in(base, style),
+                    g.name(mv.to),
+                    g.name(mv.aux)
+                )
+            }
             MoveKind::CastleGateRook => {
                 format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece))
             }
@@ -229,7 +253,11 @@ impl Position {
             let mut suffix = tail.chars();
             match (suffix.next(), suffix.next()) {
                 (None, _) => true,
-                (Some(c), None) => i + 1 == legs.len() && (c == '+' || is_piece(c)),
+                // A move that places a wall writes its promotion before the wall's leg.
+                (Some(c), None) => {
+                    (i + 1 == legs.len() || self.variant.walls().is_some())
+                        && (c == '+' || is_piece(c))
+                }
                 _ => false,
             }
         })

@@ -10,6 +10,7 @@ use super::config::{
     Dialect, Entry, GameValue, SectionConfig,
 };
 use super::ends::MaterialCounting;
+use super::walls::{EnclosingRule, WallingRule};
 use super::DropRule;
 use crate::types::MAX_PIECE_TYPES;
 
@@ -198,6 +199,16 @@ pub(crate) struct VariantSpec {
     pub piece_to_char_table: Given<String>,
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
+    // Board games (walls, the duck, reversi and ataxx drops).
+    pub walling_rule: Given<Option<WallingRule>>,
+    pub walling_region_by_color: [Given<String>; 2],
+    pub walling_region: Given<String>,
+    pub wall_or_move: Given<bool>,
+    pub enclosing_drop: Given<Option<EnclosingRule>>,
+    pub enclosing_drop_start: Given<String>,
+    pub flip_enclosed_pieces: Given<Option<EnclosingRule>>,
+    pub adjudicate_full_board: Given<bool>,
+    pub free_drops: Given<bool>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
 }
 
@@ -420,6 +431,19 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // Board games: walls, the duck, reversi and ataxx drops.
+    key!("wallingRule" => walling_rule: WallingRule::parse),
+    key!("wallingRegionWhite" => walling_region_by_color[0]: text),
+    key!("wallingRegionBlack" => walling_region_by_color[1]: text),
+    key!("wallingRegion" => walling_region: text),
+    key!("wallOrMove" => wall_or_move: parse_bool),
+    key!("enclosingDrop" => enclosing_drop: EnclosingRule::parse),
+    key!("enclosingDropStart" => enclosing_drop_start: text),
+    key!("flipEnclosedPieces" => flip_enclosed_pieces: EnclosingRule::parse),
+    key!("adjudicateFullBoard" => adjudicate_full_board: parse_bool),
+    // Fairy-Stockfish's ataxx drops need no man in hand; its file has no key for it (sections
+    // inherit it from the built-in `ataxx`), so this one is Chimera's.
+    key!("freeDrops" => free_drops: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.

@@ -23,6 +23,7 @@ pub struct Zobrist {
     hand: Vec<u64>,
     phase: [u64; 4],
     reserve: Vec<u64>,
+    wall: Vec<u64>,
 }
 
 impl Zobrist {
@@ -44,7 +45,9 @@ impl Zobrist {
         let hand = take(2 * MAX_PIECE_TYPES * (MAX_HAND_COUNT + 1));
         let ph = take(4);
         let reserve = take(2 * 2 * 17);
+        let wall = take(cells);
         Zobrist {
+            wall,
             reserve,
             cells,
             piece,
@@ -61,6 +64,12 @@ impl Zobrist {
     #[inline(always)]
     pub fn piece(&self, cell: Cell, sq: Square) -> u64 {
         self.piece[cell.colored_index() * self.cells + sq.index()]
+    }
+
+    /// The key of a wall on `sq`.
+    #[inline]
+    pub fn wall(&self, sq: Square) -> u64 {
+        self.wall[sq.index()]
     }
 
     /// The key of a never-moved man on `sq`.
