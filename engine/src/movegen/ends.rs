@@ -19,6 +19,8 @@ pub enum PositionEnd {
     Connect,
     /// Both sides passed, one after the other.
     DoublePass,
+    /// No square is empty (`adjudicateFullBoard`).
+    FullBoard,
 }
 
 impl Position {
@@ -35,6 +37,10 @@ impl Position {
             .or_else(|| {
                 self.double_pass()
                     .then_some((GameValue::Draw, PositionEnd::DoublePass))
+            })
+            .or_else(|| {
+                (self.variant.adjudicate_full_board() && self.board_full())
+                    .then_some((GameValue::Draw, PositionEnd::FullBoard))
             })
     }
 

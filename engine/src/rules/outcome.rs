@@ -31,6 +31,8 @@ pub enum Termination {
     Connect,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
+    /// No square is empty (`adjudicateFullBoard`): the material count decides.
+    FullBoard,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -59,6 +61,7 @@ impl fmt::Display for GameEnd {
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
+            Termination::FullBoard => "the board is full",
         };
         write!(f, "{result} ({why})")
     }
@@ -252,6 +255,7 @@ impl Position {
                     PositionEnd::Flag => Termination::Flag,
                     PositionEnd::Connect => Termination::Connect,
                     PositionEnd::DoublePass => Termination::DoublePass,
+                    PositionEnd::FullBoard => Termination::FullBoard,
                 },
             });
         }

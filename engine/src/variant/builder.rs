@@ -138,8 +138,11 @@ impl Tables {
             || passes
             || r.drop_region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);
-        let position_ends =
-            r.flag.is_some() || r.extinction.is_some() || r.connect.is_some() || passes;
+        let position_ends = r.flag.is_some()
+            || r.extinction.is_some()
+            || r.connect.is_some()
+            || passes
+            || r.adjudicate_full_board;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;
