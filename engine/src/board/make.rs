@@ -354,7 +354,9 @@ impl Position {
     fn make_walled(&mut self, mv: Move, ep_victim: Square) -> bool {
         let us = self.side;
         let mut irreversible = false;
-        if mv.kind == MoveKind::WalledCastle {
+        if mv.from == mv.to {
+            // Only a wall (`wallOrMove`): nothing moves.
+        } else if mv.kind == MoveKind::WalledCastle {
             let rook = self.castle_rook_of(mv);
             if rook != Square::NONE {
                 let base = Move::with(mv.from, mv.to, MoveKind::Castle, rook, Move::NO_PIECE);

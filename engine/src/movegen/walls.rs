@@ -35,7 +35,9 @@ impl Position {
             }
             list.truncate(kept);
         }
-        if self.variant.walls().is_some() {
+        if self.variant.walls().is_some_and(|w| w.or_move) {
+            self.wall_only_moves(list);
+        } else if self.variant.walls().is_some() {
             let base: Vec<Move> = list[start..].to_vec();
             list.truncate(start);
             let mut walls = Vec::new();
@@ -55,6 +57,24 @@ impl Position {
                 for &w in &walls {
                     list.push(Move::with(mv.from, mv.to, kind, w, mv.piece));
                 }
+            }
+        }
+    }
+
+    /// `wallOrMove`: a side may place a wall instead of moving, written as Fairy-Stockfish
+    /// writes it, as a move of its first man (lowest square) onto his own square, then the
+    /// wall. Such a turn must leave no royal man attacked.
+    fn wall_only_moves(&mut self, list: &mut MoveList) {
+        let Some(&anchor) = self.squares_of(self.side).iter().min() else {
+            return;
+        };
+        let stay = Move::with(anchor, anchor, MoveKind::Pass, Square::NONE, Move::NO_PIECE);
+        let mut walls = Vec::new();
+        self.wall_squares(stay, &mut walls);
+        for w in walls {
+            let mv = Move::with(anchor, anchor, MoveKind::Walled, w, Move::NO_PIECE);
+            if self.is_legal_by_making(mv) {
+                list.push(mv);
             }
         }
     }

@@ -942,7 +942,12 @@ fn conclude_walls(
             .or(spec.walling_region.as_ref())
             .map(|r| region_table(r, g, errs))
     });
-    Some(WallRules { rule, region })
+    let or_move = or(&spec.wall_or_move, false);
+    Some(WallRules {
+        rule,
+        region,
+        or_move,
+    })
 }
 
 /// Reversi and ataxx drops and flips (`enclosingDrop`, `enclosingDropStart`,

@@ -72,6 +72,8 @@ impl EnclosingRule {
 pub struct WallRules {
     /// Where the wall goes.
     pub rule: WallingRule,
+    /// A side places a wall instead of moving, not after its move (`wallOrMove`).
+    pub or_move: bool,
     /// Per colour, the squares where its walls may go (`wallingRegion...`); `None`: anywhere.
     pub region: [Option<Vec<bool>>; 2],
 }
