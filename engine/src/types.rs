@@ -566,10 +566,7 @@ impl Move {
     pub fn is_castle(self) -> bool {
         matches!(
             self.kind,
-            MoveKind::Castle
-                | MoveKind::CastleGateKing
-                | MoveKind::CastleGateRook
-                | MoveKind::WalledCastle
+            MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
         )
     }
 

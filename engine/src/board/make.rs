@@ -298,7 +298,7 @@ impl Position {
             | MoveKind::WalledDoubleStep
             | MoveKind::WalledEnPassant
             | MoveKind::WalledCastle => {
-                irreversible = self.make_walled(mv, state.ep_victim);
+                irreversible = self.make_walled(mv);
             }
         }
         if self.variant.after_move_rules() {
@@ -347,11 +347,11 @@ impl Position {
     }
 
     /// The moving part of a move that places a wall, then the wall (kept out of line: only the
-    /// board games come here). `ep_victim` is the e.p. victim of the position before the move.
-    /// Returns true when the move is irreversible (a capture or a pawn move).
+    /// board games come here). Returns true when the move is irreversible (a capture or a
+    /// pawn move).
     #[cold]
     #[inline(never)]
-    fn make_walled(&mut self, mv: Move, ep_victim: Square) -> bool {
+    fn make_walled(&mut self, mv: Move) -> bool {
         let us = self.side;
         let mut irreversible = false;
         if mv.from == mv.to {
@@ -365,12 +365,16 @@ impl Position {
                 let rook = self.edit_take(rook);
                 self.edit_put(king_to, king.moved());
                 self.edit_put(rook_to, rook.moved());
+                self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
             }
         } else {
             let mover = self.cell_fast(mv.from);
             irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
             let victim_sq = if mv.kind == MoveKind::WalledEnPassant {
-                ep_victim
+                // Fairy-Stockfish's e.p.: the victim stands beside the mover's start square.
+                let g = self.variant.geometry();
+                let back = g.delta(0, if us == Color::White { -1 } else { 1 }) as i32;
+                Square((mv.to.0 as i32 + back) as u16)
             } else {
                 mv.to
             };

@@ -552,6 +552,8 @@ impl Position {
             let c = self.cell(sq);
             if c.is_piece() {
                 h ^= self.hash_cell(sq, c);
+            } else if c == Cell::WALL {
+                h ^= z.wall(sq);
             }
         }
         for color in Color::ALL {
@@ -590,7 +592,10 @@ impl Position {
         let mut listed = 0;
         for sq in g.squares() {
             let c = self.cell(sq);
-            if c.is_off() {
+            if c == Cell::WALL && !self.variant.fen_walls() && self.variant.walls().is_none() {
+                return Err(format!("a wall on {} in a variant without walls", g.name(sq)));
+            }
+            if c.is_off() && c != Cell::WALL {
                 return Err(format!("border cell on real square {}", g.name(sq)));
             }
             if let Some(color) = c.color() {
