@@ -95,7 +95,10 @@ fn an_arrow_and_a_trail_become_walls() {
         "6p/7/7/7/7/P6/*6 b - - 1 1",
     );
     let mut pos = Position::startpos(&variant("snailtrail"));
-    assert!(pos.try_play("a1a2,a2b2").is_err(), "the trail is where he was");
+    assert!(
+        pos.try_play("a1a2,a2b2").is_err(),
+        "the trail is where he was"
+    );
 }
 
 #[test]
@@ -146,13 +149,19 @@ fn walls_in_a_fen_are_read_kept_and_written() {
     let end = pos.outcome().expect("over");
     assert_eq!(end.winner, Some(Color::Black));
     // A wall is hashed: the same men without the wall are another position.
-    let open = Position::from_fen(&v, "5p/******/******/******/******/******/******/P***** w - - 0 1")
-        .unwrap();
+    let open = Position::from_fen(
+        &v,
+        "5p/******/******/******/******/******/******/P***** w - - 0 1",
+    )
+    .unwrap();
     assert_ne!(open.hash(), pos.hash());
     // Chess reads `*` after a man as Chimera's "has moved" mark and refuses a lone `*`.
     let chess = builtin("chess").unwrap();
-    assert!(Position::from_fen(&chess, "*nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
-        .is_err());
+    assert!(Position::from_fen(
+        &chess,
+        "*nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+    )
+    .is_err());
 }
 
 #[test]

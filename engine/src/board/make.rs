@@ -425,10 +425,19 @@ impl Position {
             return;
         }
         let g = self.variant.geometry().clone();
-        let dirs: Vec<i32> = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-            .iter()
-            .map(|&(x, y)| g.delta(x, y) as i32)
-            .collect();
+        let dirs: Vec<i32> = [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ]
+        .iter()
+        .map(|&(x, y)| g.delta(x, y) as i32)
+        .collect();
         let step = |sq: Square, d: i32| Square((sq.0 as i32 + d) as u16);
         let mut flips: Vec<Square> = Vec::new();
         match rule {

@@ -593,7 +593,10 @@ impl Position {
         for sq in g.squares() {
             let c = self.cell(sq);
             if c == Cell::WALL && !self.variant.fen_walls() && self.variant.walls().is_none() {
-                return Err(format!("a wall on {} in a variant without walls", g.name(sq)));
+                return Err(format!(
+                    "a wall on {} in a variant without walls",
+                    g.name(sq)
+                ));
             }
             if c.is_off() && c != Cell::WALL {
                 return Err(format!("border cell on real square {}", g.name(sq)));

@@ -53,6 +53,20 @@ impl Position {
 
     /// The text of `mv` in this position, castling written in `style`.
     pub fn move_text_in(&self, mv: Move, style: CastlingStyle) -> String {
+        let mut s = self.move_text_plain(mv, style);
+        if self.variant.walls().is_some_and(|w| w.or_move)
+            && !matches!(mv.kind, MoveKind::Pass | MoveKind::Drop | MoveKind::Walled)
+        {
+            // Fairy-Stockfish writes a move that places no wall, where a wall may be placed
+            // instead, with a wall leg to the board's first square (`a1b1,b1a1`).
+            let g = &self.variant.geometry();
+            s.push_str(&format!(",{}{}", g.name(mv.to), g.name(g.square(0, 0, 0))));
+        }
+        s
+    }
+
+    /// [`Position::move_text_in`] without the wall leg of `wallOrMove` variants.
+    fn move_text_plain(&self, mv: Move, style: CastlingStyle) -> String {
         let g = &self.variant.geometry();
         let lower = |id: u8| {
             self.variant.pieces()[id as usize]
@@ -129,7 +143,7 @@ impl Position {
                 };
                 format!(
                     "{},{}{}",
-                    self.move_text_in(base, style),
+                    self.move_text_plain(base, style),
                     g.name(mv.to),
                     g.name(mv.aux)
                 )
@@ -178,6 +192,14 @@ impl Position {
         let moves = self.legal_moves();
         for &mv in moves.iter() {
             if self.move_text(mv).to_ascii_lowercase() == wanted {
+                return Ok(mv);
+            }
+            if self.variant.walls().is_some_and(|w| w.or_move)
+                && self
+                    .move_text_plain(mv, CastlingStyle::KingToTarget)
+                    .to_ascii_lowercase()
+                    == wanted
+            {
                 return Ok(mv);
             }
             let alternative = match mv.kind {

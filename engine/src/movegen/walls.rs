@@ -5,7 +5,7 @@
 
 use super::generate::MoveList;
 use crate::board::position::Position;
-use crate::types::{Move, MoveKind, Square};
+use crate::types::{Cell, Move, MoveKind, Square};
 use crate::variant::walls::{EnclosingRule, WallingRule};
 
 /// The eight directions of a king's step, as (files, ranks).
@@ -139,32 +139,75 @@ impl Position {
         };
         let g = self.variant.geometry();
         if let Some(start) = &rules.start {
-            let start_open = g.squares().any(|s| start[s.index()] && self.cell(s).is_empty());
+            let start_open = g
+                .squares()
+                .any(|s| start[s.index()] && self.cell(s).is_empty());
             if start_open {
                 return start[sq.index()];
             }
         }
         let us = self.side;
         let them = us.opposite();
-        let step = |s: Square, (x, y): (i32, i32)| Square((s.0 as i32 + g.delta(x, y) as i32) as u16);
+        let step =
+            |s: Square, (x, y): (i32, i32)| Square((s.0 as i32 + g.delta(x, y) as i32) as u16);
         match rules.drop {
-            Some(EnclosingRule::Reversi) => KING_STEPS.iter().any(|&d| {
-                let mut s = step(sq, d);
-                let mut enemies = 0;
-                while self.cell(s).is_color(them) {
-                    enemies += 1;
-                    s = step(s, d);
-                }
-                enemies > 0 && self.cell(s).is_color(us)
-            }),
+            // Next to an enemy man, with a friend at the end of a line of enemy men.
+            // Fairy-Stockfish's test sees through walls here (not when it turns the men
+            // over), so a wall may stand in the line.
+            Some(EnclosingRule::Reversi) => {
+                KING_STEPS
+                    .iter()
+                    .any(|&d| self.cell(step(sq, d)).is_color(them))
+                    && KING_STEPS.iter().any(|&d| {
+                        let mut s = step(sq, d);
+                        let mut between = 0;
+                        while self.cell(s).is_color(them) || self.cell(s) == Cell::WALL {
+                            between += 1;
+                            s = step(s, d);
+                        }
+                        between > 0 && self.cell(s).is_color(us)
+                    })
+            }
             Some(EnclosingRule::Ataxx) => KING_STEPS
                 .iter()
                 .any(|&d| self.cell(step(sq, d)).is_color(us)),
             Some(EnclosingRule::Snort) => !KING_STEPS[..4]
                 .iter()
                 .any(|&d| self.cell(step(sq, d)).is_color(them)),
+            // Connect four: on the first rank or on top of a man (or wall).
+            Some(EnclosingRule::Top) => {
+                g.rank_of(sq) == 0 || !self.cell(step(sq, (0, -1))).is_empty()
+            }
+            Some(EnclosingRule::Anyside) => self.pushed_in(sq),
             _ => true,
         }
+    }
+
+    /// Connect four from any side (`enclosingDrop = anyside`): a man pushed in along a rank
+    /// or a file whose first square is empty stops on `sq`. Fairy-Stockfish's reading: from
+    /// each side, the lowest empty square (by file along a rank, by rank along a file) that
+    /// has a man beyond it in the push's direction, or lies on the far edge.
+    fn pushed_in(&self, sq: Square) -> bool {
+        let g = self.variant.geometry();
+        let (_, file, rank) = g.coords(sq);
+        let (files, ranks) = (g.files as usize, g.ranks as usize);
+        let empty = |f: usize, r: usize| self.cell(g.square(0, f, r)).is_empty();
+        // Along the rank: from the a-file (stops before a man to the east, or on the last
+        // file) and from the last file (before a man to the west, or on the a-file).
+        let from_west = empty(0, rank)
+            && (0..files).find(|&f| empty(f, rank) && (f + 1 == files || !empty(f + 1, rank)))
+                == Some(file);
+        let from_east = empty(files - 1, rank)
+            && (0..files).find(|&f| empty(f, rank) && (f == 0 || !empty(f - 1, rank)))
+                == Some(file);
+        // Along the file, likewise from the first rank and from the last.
+        let from_south = empty(file, 0)
+            && (0..ranks).find(|&r| empty(file, r) && (r + 1 == ranks || !empty(file, r + 1)))
+                == Some(rank);
+        let from_north = empty(file, ranks - 1)
+            && (0..ranks).find(|&r| empty(file, r) && (r == 0 || !empty(file, r - 1)))
+                == Some(rank);
+        from_west || from_east || from_south || from_north
     }
 
     /// True when no square of the board is empty (`adjudicateFullBoard`).

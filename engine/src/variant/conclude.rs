@@ -890,7 +890,16 @@ fn conclude_connect(
     errs: &mut Vec<VariantError>,
 ) -> Option<ConnectRules> {
     let n = or(&spec.connect_n, 0);
-    if n == 0 {
+    let nxn = or(&spec.connect_nxn, 0);
+    let collinear = or(&spec.collinear_n, 0);
+    let regions =
+        [0, 1].map(
+            |c| match (&spec.connect_region[2 * c], &spec.connect_region[2 * c + 1]) {
+                (Some(a), Some(b)) => Some((region_table(a, g, errs), region_table(b, g, errs))),
+                _ => None,
+            },
+        );
+    if n == 0 && nxn == 0 && collinear == 0 && regions.iter().all(Option::is_none) {
         return None;
     }
     let mut directions = Vec::new();
@@ -909,6 +918,9 @@ fn conclude_connect(
         types: letter_set(&spec.connect_piece_types, PieceMask::MAX, pieces, errs),
         directions,
         value: or(&spec.connect_value, GameValue::Win),
+        regions,
+        nxn,
+        collinear,
     })
 }
 
@@ -957,14 +969,8 @@ fn conclude_enclosing(
     g: &Geometry,
     errs: &mut Vec<VariantError>,
 ) -> Option<EnclosingRules> {
-    use super::walls::EnclosingRule;
     let drop = or(&spec.enclosing_drop, None);
     let flip = or(&spec.flip_enclosed_pieces, None);
-    for (given, value) in [(&spec.enclosing_drop, drop), (&spec.flip_enclosed_pieces, flip)] {
-        if let (Some(at), Some(EnclosingRule::Top | EnclosingRule::Anyside)) = (given, value) {
-            errs.push(at.at.error("connect-four drops are not played yet"));
-        }
-    }
     if drop.is_none() && flip.is_none() {
         return None;
     }

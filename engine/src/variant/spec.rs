@@ -209,6 +209,11 @@ pub(crate) struct VariantSpec {
     pub flip_enclosed_pieces: Given<Option<EnclosingRule>>,
     pub adjudicate_full_board: Given<bool>,
     pub free_drops: Given<bool>,
+    /// The two regions a chain of men must join, White's then Black's (`connectRegion1White`,
+    /// `connectRegion2White`, `connectRegion1Black`, `connectRegion2Black`).
+    pub connect_region: [Given<String>; 4],
+    pub connect_nxn: Given<u32>,
+    pub collinear_n: Given<u32>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
 }
 
@@ -246,6 +251,9 @@ fn when_drops(s: &VariantSpec) -> bool {
 
 fn when_connect(s: &VariantSpec) -> bool {
     or(&s.connect_n, 0) > 0
+        || or(&s.connect_nxn, 0) > 0
+        || or(&s.collinear_n, 0) > 0
+        || s.connect_region.iter().any(Option::is_some)
 }
 
 fn when_extinction(s: &VariantSpec) -> bool {
@@ -444,6 +452,13 @@ const KEYS: &[Key] = &[
     // Fairy-Stockfish's ataxx drops need no man in hand; its file has no key for it (sections
     // inherit it from the built-in `ataxx`), so this one is Chimera's.
     key!("freeDrops" => free_drops: parse_bool),
+    // Connect games: chains between regions, squares of men, men on one line.
+    key!("connectRegion1White" => connect_region[0]: text),
+    key!("connectRegion2White" => connect_region[1]: text),
+    key!("connectRegion1Black" => connect_region[2]: text),
+    key!("connectRegion2Black" => connect_region[3]: text),
+    key!("connectNxN" => connect_nxn: parse_uint),
+    key!("collinearN" => collinear_n: parse_uint),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.

@@ -45,9 +45,9 @@ pub enum EnclosingRule {
     Quadwrangle,
     /// Snort: never next to (orthogonally) an enemy man.
     Snort,
-    /// Connect-four style drops onto a pile (left to other games).
+    /// Connect four: drops on the first rank or on top of a man.
     Top,
-    /// Drops pushed in from any side (left to other games).
+    /// Connect four from any side: a man pushed in along a rank or file from its edge.
     Anyside,
 }
 
