@@ -23,12 +23,15 @@ fn play(name: &str, v: &VariantRef, nodes: u64, max_plies: usize) -> Game {
     let eval = VariantEval::new(v);
     let mut searcher = Searcher::new(4, 1);
     let mut pos = Position::startpos(v);
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
     let mut last_score = None;
     for ply in 0..max_plies {
+        // At least two nodes a legal move, so that the first iteration ends even where a
+        // position has hundreds of moves (the duck's or an amazon's squares): a score from an
+        // unfinished first ply says nothing about the end it moves into.
+        let limits = Limits {
+            nodes: Some(nodes.max(2 * pos.legal_moves().len() as u64)),
+            ..Limits::default()
+        };
         if let Some(end) = pos.outcome() {
             if let Some((score, mover)) = last_score {
                 // The search saw the end it moved into: a mate score for a win, zero for a

@@ -32,6 +32,8 @@ pub const FSF_HANDS_INI: &str = include_str!("variant/builtin/fsf-hands.ini");
 pub const FSF_CHESSLIKE_INI: &str = include_str!("variant/builtin/fsf-chesslike.ini");
 /// Fairy-Stockfish's xiangqi and janggi family, as data under their names.
 pub const FSF_XIANGQI_INI: &str = include_str!("variant/builtin/fsf-xiangqi.ini");
+/// Fairy-Stockfish's board games (walls, duck, reversi and ataxx drops, connect games) as data.
+pub const FSF_BOARDGAMES_INI: &str = include_str!("variant/builtin/fsf-boardgames.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -56,6 +58,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         (FSF_HANDS_INI, "built-in fsf-hands.ini"),
         (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
         (FSF_XIANGQI_INI, "built-in fsf-xiangqi.ini"),
+        (FSF_BOARDGAMES_INI, "built-in fsf-boardgames.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

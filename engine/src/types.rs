@@ -93,6 +93,9 @@ impl Cell {
     pub const EMPTY: Cell = Cell(0);
     /// A square of the border around the board(s).
     pub const OFF: Cell = Cell(0xDF);
+    /// A wall on the board (Fairy-Stockfish's `*`): to moves it is a border square, which no
+    /// man enters or passes.
+    pub const WALL: Cell = Cell(0xDE);
     /// The colour bit of White's men.
     pub const WHITE_BIT: u8 = 0x40;
     /// The colour bit of Black's men.
@@ -447,6 +450,14 @@ pub enum MoveKind {
     /// capturing a man there if any, then goes to `to`, the same square on another board;
     /// `piece` holds the promotion type, if any.
     Transfer,
+    /// A plain move (`piece`: promotion) that then puts a wall on `aux` (`wallingRule`).
+    Walled,
+    /// A double step that puts a wall on `aux`; the square passed over is midway.
+    WalledDoubleStep,
+    /// An en passant capture that puts a wall on `aux`; the victim is the position's.
+    WalledEnPassant,
+    /// Castling that puts a wall on `aux`; the rook is the one of the king's path.
+    WalledCastle,
 }
 
 /// One move (one ply): a small copyable value.
@@ -510,7 +521,8 @@ impl Move {
             | MoveKind::EnPassant
             | MoveKind::Locust
             | MoveKind::Sweep
-            | MoveKind::Transfer => self.piece_id(),
+            | MoveKind::Transfer
+            | MoveKind::Walled => self.piece_id(),
             _ => None,
         }
     }
@@ -556,6 +568,18 @@ impl Move {
             self.kind,
             MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook
         )
+    }
+
+    /// The square of the wall this move places, if it places one.
+    pub fn wall(self) -> Option<Square> {
+        matches!(
+            self.kind,
+            MoveKind::Walled
+                | MoveKind::WalledDoubleStep
+                | MoveKind::WalledEnPassant
+                | MoveKind::WalledCastle
+        )
+        .then_some(self.aux)
     }
 }
 

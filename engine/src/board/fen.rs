@@ -45,7 +45,7 @@ impl Position {
         let v = variant.as_ref();
         let g = &v.geometry();
         let mut pos = Position::empty(variant);
-        let (men, moved_marks) = placement(v, setup)?;
+        let (men, moved_marks, walls) = placement(v, setup)?;
         let hand = hand_men(v, setup)?;
         check_men_count(v, &men, &hand)?;
 
@@ -66,6 +66,11 @@ impl Position {
             };
             let virgin = virgin && !moved_marks.contains(&sq);
             pos.put(sq, Cell::new(piece, virgin));
+        }
+        for &sq in &walls {
+            if pos.cell(sq).is_empty() {
+                pos.set_wall(sq, true);
+            }
         }
         for &Piece { color, id } in &hand {
             pos.hand_add(color, id);
@@ -321,6 +326,13 @@ impl Position {
                     continue;
                 };
                 match self.cell(sq).piece() {
+                    None if self.cell(sq) == Cell::WALL => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push('*');
+                    }
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
@@ -419,7 +431,8 @@ impl Position {
         let v = &self.variant;
         let c = self.cell(sq);
         let Some(piece) = c.piece() else { return false };
-        !v.gating().is_some_and(|g| g.rights_in_fen())
+        !v.fen_walls()
+            && !v.gating().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
             && v.pieces()[piece.id.index()].has_initial_moves
             && v.starts_on_any_board(sq, piece)

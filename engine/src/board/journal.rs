@@ -63,6 +63,8 @@ impl Position {
                 Change::HandSub(c, id) => each(Edit::HandSub(c, id)),
                 // A promoted mark changes no man's place: nothing for an evaluator.
                 Change::Mark(..) | Change::CastleSquare(..) => {}
+                // Walls are no men: evaluators do not count them.
+                Change::Wall(..) => {}
             }
         }
     }

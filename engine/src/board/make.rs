@@ -23,6 +23,11 @@ impl Position {
         self.journal.push(Change::Shifted(from, to, old, cell));
     }
 
+    pub(crate) fn edit_wall(&mut self, sq: Square, on: bool) {
+        self.set_wall(sq, on);
+        self.journal.push(Change::Wall(sq, on));
+    }
+
     fn edit_hand_sub(&mut self, color: Color, id: PieceId) {
         self.hand_sub(color, id);
         self.journal.push(Change::HandSub(color, id));
@@ -278,8 +283,11 @@ impl Position {
             MoveKind::Drop => {
                 let id = PieceId(mv.piece);
                 let piece = Piece { color: us, id };
-                // A man dropped promoted (`dropPromoted`) leaves the hand as what he was.
-                self.edit_hand_sub(us, self.variant.shogi().hand_type(id));
+                // A man dropped promoted (`dropPromoted`) leaves the hand as what he was; an
+                // ataxx drop takes no man from a hand.
+                if !self.variant.free_drops() {
+                    self.edit_hand_sub(us, self.variant.shogi().hand_type(id));
+                }
                 // A man dropped on a square where the game starts with such a man is taken as
                 // never moved, the same reading FEN gives him.
                 let virgin = self.variant.starts_on(mv.to, piece);
@@ -340,9 +348,20 @@ impl Position {
                 self.edit_shift(mv.from, mv.to, arrived);
             }
             MoveKind::Pass => {}
+            MoveKind::Walled
+            | MoveKind::WalledDoubleStep
+            | MoveKind::WalledEnPassant
+            | MoveKind::WalledCastle => {
+                irreversible = self.make_walled(mv);
+            }
         }
-        if self.variant.reserve().is_some() {
-            self.enter_reserves(us);
+        if self.variant.after_move_rules() {
+            if self.variant.reserve().is_some() {
+                self.enter_reserves(us);
+            }
+            if self.variant.enclosing().is_some() && mv.kind != MoveKind::Pass {
+                self.flip_enclosed(mv);
+            }
         }
 
         let lost = |sq: Square| self.rights_mask.get(sq.index()).copied().unwrap_or(0);
@@ -384,6 +403,141 @@ impl Position {
         });
     }
 
+    /// The moving part of a move that places a wall, then the wall (kept out of line: only the
+    /// board games come here). Returns true when the move is irreversible (a capture or a
+    /// pawn move).
+    #[cold]
+    #[inline(never)]
+    fn make_walled(&mut self, mv: Move) -> bool {
+        let us = self.side;
+        let mut irreversible = false;
+        if mv.from == mv.to {
+            // Only a wall (`wallOrMove`): nothing moves.
+        } else if mv.kind == MoveKind::WalledCastle {
+            let rook = self.castle_rook_of(mv);
+            if rook != Square::NONE {
+                let base = Move::with(mv.from, mv.to, MoveKind::Castle, rook, Move::NO_PIECE);
+                let (king_to, rook_to) = self.castle_targets(base);
+                let king = self.edit_take(mv.from);
+                let rook = self.edit_take(rook);
+                self.edit_put(king_to, king.moved());
+                self.edit_put(rook_to, rook.moved());
+                self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
+            }
+        } else {
+            let mover = self.cell_fast(mv.from);
+            irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
+            let victim_sq = if mv.kind == MoveKind::WalledEnPassant {
+                // Fairy-Stockfish's e.p.: the victim stands beside the mover's start square.
+                let g = self.variant.geometry();
+                let back = g.delta(0, if us == Color::White { -1 } else { 1 }) as i32;
+                Square((mv.to.0 as i32 + back) as u16)
+            } else {
+                mv.to
+            };
+            if self.cell_fast(victim_sq).is_piece() {
+                self.capture(victim_sq);
+                irreversible = true;
+            }
+            let arrived = self.arrived(mover, mv, us);
+            self.edit_shift(mv.from, mv.to, arrived);
+            if mv.kind == MoveKind::WalledDoubleStep {
+                let passed = Square((mv.from.0 + mv.to.0) / 2);
+                if passed != mv.aux && self.ep_capture_possible(passed, us.opposite()) {
+                    self.st.ep = passed;
+                    self.st.ep_victim = mv.to;
+                }
+            }
+        }
+        if self
+            .variant
+            .walls()
+            .is_some_and(|w| w.rule == crate::variant::walls::WallingRule::Duck)
+        {
+            let g = self.variant.geometry().clone();
+            for sq in g.squares() {
+                if self.cell_fast(sq) == Cell::WALL {
+                    self.edit_wall(sq, false);
+                }
+            }
+        }
+        self.edit_wall(mv.aux, true);
+        irreversible
+    }
+
+    /// Turns over the enemy men that a man arriving on `to` encloses (`flipEnclosedPieces`):
+    /// in reversi, each line of enemy men between `to` and a friendly man; in ataxx, every
+    /// enemy man next to `to` (in quadwrangle, only when a friend stands next to `to` too, or
+    /// the man arrived by a move rather than a drop).
+    #[cold]
+    #[inline(never)]
+    fn flip_enclosed(&mut self, mv: Move) {
+        let to = mv.to;
+        use crate::variant::walls::EnclosingRule;
+        let Some(rule) = self.variant.enclosing().and_then(|e| e.flip) else {
+            return;
+        };
+        let us = self.side;
+        if !self.cell_fast(to).is_color(us) {
+            return;
+        }
+        let g = self.variant.geometry().clone();
+        let dirs: Vec<i32> = [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ]
+        .iter()
+        .map(|&(x, y)| g.delta(x, y) as i32)
+        .collect();
+        let step = |sq: Square, d: i32| Square((sq.0 as i32 + d) as u16);
+        let mut flips: Vec<Square> = Vec::new();
+        match rule {
+            EnclosingRule::Reversi => {
+                for &d in &dirs {
+                    let mut line = Vec::new();
+                    let mut sq = step(to, d);
+                    while self.cell(sq).is_color(us.opposite()) {
+                        line.push(sq);
+                        sq = step(sq, d);
+                    }
+                    if !line.is_empty() && self.cell(sq).is_color(us) {
+                        flips.extend(line);
+                    }
+                }
+            }
+            EnclosingRule::Ataxx | EnclosingRule::Quadwrangle => {
+                let dropped = mv.kind == MoveKind::Drop;
+                let friend_near = dirs.iter().any(|&d| self.cell(step(to, d)).is_color(us));
+                if rule == EnclosingRule::Ataxx || friend_near || !dropped {
+                    for &d in &dirs {
+                        let sq = step(to, d);
+                        if self.cell(sq).is_color(us.opposite()) {
+                            flips.push(sq);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        for sq in flips {
+            let cell = self.edit_take(sq);
+            let turned = Cell::new(
+                Piece {
+                    color: us,
+                    id: cell.id(),
+                },
+                false,
+            );
+            self.edit_put(sq, turned);
+        }
+    }
+
     /// Takes back the last move made with [`Position::make_move`].
     pub fn unmake_move(&mut self) {
         let Some(undo) = self.history.pop() else {
@@ -403,6 +557,9 @@ impl Position {
                 Change::HandSub(c, id) => self.hand_add(c, id),
                 Change::Mark(sq, was) => self.promoted[sq.index()] = was,
                 Change::CastleSquare(slot, was) => self.restore_castle_square(slot, was),
+                Change::Wall(sq, on) => {
+                    self.board[sq.index()] = if on { Cell::EMPTY } else { Cell::WALL };
+                }
             }
         }
         if self.side != undo.side && undo.side == Color::Black {
@@ -424,6 +581,16 @@ impl Position {
                 let across = mv.to.0 as i32 - p.king_to.0 as i32;
                 (mv.to, Square((p.rook_to.0 as i32 + across) as u16))
             })
+    }
+
+    /// The rook of the castling whose king goes from `mv.from` to `mv.to` (a castling move
+    /// that places a wall names its rook no other way); `Square::NONE` when there is none.
+    pub(crate) fn castle_rook_of(&self, mv: Move) -> Square {
+        self.castle_paths
+            .iter()
+            .flatten()
+            .find(|p| p.king_from == mv.from && p.king_to == mv.to)
+            .map_or(Square::NONE, |p| p.rook_from)
     }
 
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,

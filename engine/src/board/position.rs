@@ -141,6 +141,8 @@ pub(crate) enum Change {
     /// A castling square changed (0-3: the rook of that right, 4-5: the king of that
     /// colour); it was this before (a king or rook dropped on his square, `board::hands`).
     CastleSquare(u8, Square),
+    /// A wall was put on (true) or taken off (false) a square.
+    Wall(Square, bool),
 }
 
 /// What unmake needs to take a move back.
@@ -449,6 +451,19 @@ impl Position {
         self.st.hash ^= self.hash_cell(sq, cell);
     }
 
+    /// Puts a wall on the empty square `sq` (true) or takes the wall there off (false),
+    /// keeping the hash in step.
+    pub(crate) fn set_wall(&mut self, sq: Square, on: bool) {
+        self.board[sq.index()] = if on { Cell::WALL } else { Cell::EMPTY };
+        self.st.hash ^= self.variant.zobrist().wall(sq);
+    }
+
+    /// True when a wall stands on `sq`.
+    #[inline]
+    pub fn is_wall(&self, sq: Square) -> bool {
+        self.cell(sq) == Cell::WALL && self.variant.geometry().contains(sq)
+    }
+
     /// Where the man on `sq` stands in his colour's piece list.
     #[inline(always)]
     pub(crate) fn list_place(&self, sq: Square) -> u16 {
@@ -553,6 +568,8 @@ impl Position {
             let c = self.cell(sq);
             if c.is_piece() {
                 h ^= self.hash_cell(sq, c);
+            } else if c == Cell::WALL {
+                h ^= z.wall(sq);
             }
         }
         for color in Color::ALL {
@@ -591,7 +608,13 @@ impl Position {
         let mut listed = 0;
         for sq in g.squares() {
             let c = self.cell(sq);
-            if c.is_off() {
+            if c == Cell::WALL && !self.variant.fen_walls() && self.variant.walls().is_none() {
+                return Err(format!(
+                    "a wall on {} in a variant without walls",
+                    g.name(sq)
+                ));
+            }
+            if c.is_off() && c != Cell::WALL {
                 return Err(format!("border cell on real square {}", g.name(sq)));
             }
             if let Some(color) = c.color() {

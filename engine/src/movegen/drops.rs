@@ -39,7 +39,8 @@ impl Position {
         let g = &v.geometry();
         let facts = (v.drop_rule() != DropRule::Free).then(|| self.drop_facts());
         for id in 0..v.num_pieces() {
-            if self.in_hand(us, PieceId(id as u8)) == 0 || v.drop_types() & (1 << id) == 0 {
+            let in_hand = v.free_drops() || self.in_hand(us, PieceId(id as u8)) > 0;
+            if !in_hand || v.drop_types() & (1 << id) == 0 {
                 continue;
             }
             let pawn = v.promotion().pawn_types & (1 << id) != 0;

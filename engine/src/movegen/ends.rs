@@ -5,7 +5,7 @@
 use super::generate::MoveList;
 use crate::board::position::Position;
 use crate::types::{Color, MoveKind, PieceId, Square};
-use crate::variant::ends::FlagRules;
+use crate::variant::ends::{ConnectRules, FlagRules};
 use crate::variant::GameValue;
 
 /// Which rule ended the game in a position.
@@ -24,6 +24,8 @@ pub enum PositionEnd {
     /// The kings faced each other and the side to move passed instead of parting them
     /// (janggi's bikjang).
     Bikjang,
+    /// No square is empty (`adjudicateFullBoard`).
+    FullBoard,
 }
 
 impl Position {
@@ -46,6 +48,10 @@ impl Position {
                 self.bikjang_end()
                     .then_some((GameValue::Draw, PositionEnd::Bikjang))
             })
+            .or_else(|| {
+                (self.variant.adjudicate_full_board() && self.board_full())
+                    .then_some((GameValue::Draw, PositionEnd::FullBoard))
+            })
     }
 
     /// N-check: the side that has just moved has given its last check (judged, as
@@ -66,7 +72,8 @@ impl Position {
                 .all(|u| u.mv.kind == MoveKind::Pass)
     }
 
-    /// Connect-N: the side that has just moved has N men of the types in a row.
+    /// Connect-N: the side that has just moved has N men of the types in a row (or joins its
+    /// two regions, or fills a square, or has N men on a line: `connect_more`).
     fn connect_end(&self) -> Option<GameValue> {
         let rules = self.variant.connect()?;
         let them = self.side.opposite();
@@ -74,6 +81,12 @@ impl Position {
             let c = self.cell(sq);
             c.color() == Some(them) && rules.types & (1 << c.id().0) != 0
         };
+        if self.connect_more(rules, &counts) {
+            return Some(rules.value.opposite());
+        }
+        if rules.n == 0 {
+            return None;
+        }
         for &from in self.squares_of(them) {
             if !counts(from) {
                 continue;
@@ -95,6 +108,79 @@ impl Position {
             }
         }
         None
+    }
+
+    /// Fairy-Stockfish's other connect rules for the side that has just moved: a chain from
+    /// its first region to its second, an NxN square, or `collinearN` men on one line.
+    fn connect_more(&self, rules: &ConnectRules, counts: &dyn Fn(Square) -> bool) -> bool {
+        let them = self.side.opposite();
+        let g = self.variant.geometry();
+        // In Fairy-Stockfish's square order (rank by rank), which its collinear count follows.
+        let mut men: Vec<Square> = self
+            .squares_of(them)
+            .iter()
+            .copied()
+            .filter(|&s| counts(s))
+            .collect();
+        men.sort_unstable();
+        if let Some((one, two)) = &rules.regions[them.index()] {
+            // A chain grown from the first region, step by step along the directions; it
+            // joins when a step lands on a man in the second.
+            let mut reached: Vec<Square> = men.iter().copied().filter(|s| one[s.index()]).collect();
+            let mut i = 0;
+            while i < reached.len() {
+                let s = reached[i];
+                for &d in &rules.directions {
+                    let n = s.offset(d);
+                    if !counts(n) {
+                        continue;
+                    }
+                    if two[n.index()] {
+                        return true;
+                    }
+                    if !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+                i += 1;
+            }
+        }
+        if rules.nxn > 0 {
+            let k = rules.nxn as i32;
+            let found = men
+                .iter()
+                .any(|&s| (0..k).all(|x| (0..k).all(|y| counts(s.offset(g.delta(x, -y))))));
+            if found {
+                return true;
+            }
+        }
+        if rules.collinear > 0 {
+            for &d in &rules.directions {
+                // Men on one line through each man, counted once per line.
+                let mut done: Vec<Square> = Vec::new();
+                for &s in &men {
+                    if done.contains(&s) {
+                        continue;
+                    }
+                    let mut total = 1;
+                    for sign in [-1i16, 1] {
+                        let mut n = s.offset(sign * d);
+                        while self.cell(n) != crate::types::Cell::OFF {
+                            if counts(n) && !done.contains(&n) {
+                                total += 1;
+                                done.push(n);
+                            }
+                            n = n.offset(sign * d);
+                        }
+                    }
+                    done.push(s);
+                    if total >= rules.collinear {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// The men of `color` of the types in `mask` (or all, with `all`), in hand included.

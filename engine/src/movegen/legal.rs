@@ -388,12 +388,18 @@ impl Position {
             }
             return DeferredLegality::NONE;
         }
-        if !self.variant.has_move_filters() {
+        let board_game = self.variant.walls().is_some() || self.variant.enclosing().is_some();
+        if !self.variant.has_move_filters() && !board_game {
             return self.generate_legal_unfiltered(list, defer);
         }
         let start = list.len();
         self.generate_legal_unfiltered(list, false);
-        self.apply_filters_and_stalemate_pass(list, start);
+        if board_game {
+            self.board_game_moves(list, start);
+        }
+        if self.variant.has_move_filters() {
+            self.apply_filters_and_stalemate_pass(list, start);
+        }
         DeferredLegality::NONE
     }
 

@@ -17,6 +17,7 @@ pub mod notation;
 mod palace;
 pub mod perft;
 mod shogi;
+mod walls;
 
 pub use generate::{MoveList, INLINE_MOVES};
 pub use legal::DeferredLegality;

@@ -53,6 +53,20 @@ impl Position {
 
     /// The text of `mv` in this position, castling written in `style`.
     pub fn move_text_in(&self, mv: Move, style: CastlingStyle) -> String {
+        let mut s = self.move_text_plain(mv, style);
+        if self.variant.walls().is_some_and(|w| w.or_move)
+            && !matches!(mv.kind, MoveKind::Pass | MoveKind::Drop | MoveKind::Walled)
+        {
+            // Fairy-Stockfish writes a move that places no wall, where a wall may be placed
+            // instead, with a wall leg to the board's first square (`a1b1,b1a1`).
+            let g = &self.variant.geometry();
+            s.push_str(&format!(",{}{}", g.name(mv.to), g.name(g.square(0, 0, 0))));
+        }
+        s
+    }
+
+    /// [`Position::move_text_in`] without the wall leg of `wallOrMove` variants.
+    fn move_text_plain(&self, mv: Move, style: CastlingStyle) -> String {
         let g = &self.variant.geometry();
         let lower = |id: u8| {
             self.variant.pieces()[id as usize]
@@ -110,6 +124,30 @@ impl Position {
                     s.push(lower(mv.piece));
                 }
                 s
+            }
+            MoveKind::Walled
+            | MoveKind::WalledDoubleStep
+            | MoveKind::WalledEnPassant
+            | MoveKind::WalledCastle => {
+                // Fairy-Stockfish's form: the move, then a leg from its destination to the wall.
+                let base = Move {
+                    kind: match mv.kind {
+                        MoveKind::WalledCastle => MoveKind::Castle,
+                        _ => MoveKind::Normal,
+                    },
+                    aux: if mv.kind == MoveKind::WalledCastle {
+                        self.castle_rook_of(mv)
+                    } else {
+                        Square::NONE
+                    },
+                    ..mv
+                };
+                format!(
+                    "{},{}{}",
+                    self.move_text_plain(base, style),
+                    g.name(mv.to),
+                    g.name(mv.aux)
+                )
             }
             MoveKind::CastleGateRook => {
                 format!("{}{}{}", g.name(mv.aux), g.name(mv.from), lower(mv.piece))
@@ -170,6 +208,14 @@ impl Position {
         let moves = self.legal_moves();
         for &mv in moves.iter() {
             if self.move_text(mv).to_ascii_lowercase() == wanted {
+                return Ok(mv);
+            }
+            if self.variant.walls().is_some_and(|w| w.or_move)
+                && self
+                    .move_text_plain(mv, CastlingStyle::KingToTarget)
+                    .to_ascii_lowercase()
+                    == wanted
+            {
                 return Ok(mv);
             }
             let alternative = match mv.kind {
@@ -245,7 +291,11 @@ impl Position {
             let mut suffix = tail.chars();
             match (suffix.next(), suffix.next()) {
                 (None, _) => true,
-                (Some(c), None) => i + 1 == legs.len() && (c == '+' || c == '-' || is_piece(c)),
+                // A move that places a wall writes its promotion before the wall's leg.
+                (Some(c), None) => {
+                    (i + 1 == legs.len() || self.variant.walls().is_some())
+                        && (c == '+' || c == '-' || is_piece(c))
+                }
                 _ => false,
             }
         })

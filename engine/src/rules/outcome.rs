@@ -35,6 +35,8 @@ pub enum Termination {
     Checks,
     /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
     Bikjang,
+    /// No square is empty (`adjudicateFullBoard`): the material count decides.
+    FullBoard,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -65,6 +67,7 @@ impl fmt::Display for GameEnd {
             Termination::DoublePass => "both sides passed",
             Termination::Checks => "checks given",
             Termination::Bikjang => "bikjang",
+            Termination::FullBoard => "the board is full",
         };
         write!(f, "{result} ({why})")
     }
@@ -270,6 +273,7 @@ impl Position {
                     PositionEnd::DoublePass => Termination::DoublePass,
                     PositionEnd::Checks => Termination::Checks,
                     PositionEnd::Bikjang => Termination::Bikjang,
+                    PositionEnd::FullBoard => Termination::FullBoard,
                 },
             });
         }

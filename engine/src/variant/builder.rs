@@ -54,10 +54,13 @@ fn start_position(
     let placement =
         Setup::parse(&variant.rules.start_fen).and_then(|setup| setup::placement(&variant, &setup));
     match placement {
-        Ok((men, _)) => {
+        Ok((men, _, walls)) => {
             let mut board = variant.tables.empty_board.clone();
             for (sq, piece) in men {
                 board[sq.index()] = Cell::new(piece, false);
+            }
+            for sq in walls {
+                board[sq.index()] = Cell::WALL;
             }
             variant.tables.start_board = board;
             Ok(variant)
@@ -152,7 +155,8 @@ impl Tables {
             || r.extinction.is_some()
             || r.connect.is_some()
             || passes
-            || bikjang;
+            || bikjang
+            || r.adjudicate_full_board;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;

@@ -16,6 +16,7 @@ use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
 use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
+use super::walls::{EnclosingRules, WallRules};
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
 use crate::types::{Geometry, PieceId, MAX_BOARD_SIDE};
 
@@ -71,6 +72,13 @@ pub(crate) struct Rules {
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
     pub connect: Option<ConnectRules>,
+    /// Board games: the wall each move places, whether FEN `*` is a wall, reversi/ataxx drops.
+    pub walls: Option<WallRules>,
+    pub fen_walls: bool,
+    pub enclosing: Option<EnclosingRules>,
+    pub free_drops: bool,
+    pub adjudicate_full_board: bool,
+    pub after_move_rules: bool,
     /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
     pub mobility: Vec<[Option<Vec<bool>>; 2]>,
     /// Legal generation must first ask for a position end or strike moves off afterwards.
@@ -332,7 +340,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         // inherit start positions that have them).
         start_fen = without_castling_rights(&start_fen);
     }
-    let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
+    // Free drops (ataxx) take no man from a hand.
+    let has_hand = drops && !or(&spec.free_drops, false)
+        || captures_to_hand
+        || gating.is_some()
+        || start_fen.contains('[');
     // Virginity matters for initial moves and, in gating variants, for the gating rights.
     let virgin_keyed = if gating.is_some() {
         u32::MAX
@@ -415,6 +427,14 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             c.path_pseudo_royal = true;
         }
     }
+    let walls = conclude_walls(spec, &geometry, errs);
+    let enclosing = conclude_enclosing(spec, &geometry, errs);
+    // Fairy-Stockfish writes a wall as `*` in the placement field, where Chimera's own dialect
+    // marks a man that has moved.
+    let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen));
+    let free_drops = or(&spec.free_drops, false);
+    let after_move_rules = reserve.is_some() || enclosing.is_some();
+    let adjudicate_full_board = or(&spec.adjudicate_full_board, false);
     let special_legality = filters
         || hands.check_counting
         || flag.is_some()
@@ -422,7 +442,10 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || connect.is_some()
         || blast.is_some()
         || mutually_immune != 0
-        || pseudo_royal.is_some();
+        || pseudo_royal.is_some()
+        || walls.is_some()
+        || enclosing.is_some()
+        || adjudicate_full_board;
     let royal_mask = pieces
         .iter()
         .enumerate()
@@ -473,6 +496,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         pass,
         pass_on_stalemate,
         connect,
+        walls,
+        fen_walls,
+        enclosing,
+        free_drops,
+        adjudicate_full_board,
+        after_move_rules,
         mobility,
         special_legality,
         n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
@@ -983,7 +1012,16 @@ fn conclude_connect(
     errs: &mut Vec<VariantError>,
 ) -> Option<ConnectRules> {
     let n = or(&spec.connect_n, 0);
-    if n == 0 {
+    let nxn = or(&spec.connect_nxn, 0);
+    let collinear = or(&spec.collinear_n, 0);
+    let regions =
+        [0, 1].map(
+            |c| match (&spec.connect_region[2 * c], &spec.connect_region[2 * c + 1]) {
+                (Some(a), Some(b)) => Some((region_table(a, g, errs), region_table(b, g, errs))),
+                _ => None,
+            },
+        );
+    if n == 0 && nxn == 0 && collinear == 0 && regions.iter().all(Option::is_none) {
         return None;
     }
     let mut directions = Vec::new();
@@ -1002,6 +1040,9 @@ fn conclude_connect(
         types: letter_set(&spec.connect_piece_types, PieceMask::MAX, pieces, errs),
         directions,
         value: or(&spec.connect_value, GameValue::Win),
+        regions,
+        nxn,
+        collinear,
     })
 }
 
@@ -1013,4 +1054,51 @@ fn without_castling_rights(fen: &str) -> String {
         fields[2] = "-";
     }
     fields.join(" ")
+}
+
+/// True when the placement field of `fen` holds a `*`.
+fn fen_board_has_star(fen: &str) -> bool {
+    fen.split_whitespace()
+        .next()
+        .is_some_and(|b| b.split('[').next().unwrap_or("").contains('*'))
+}
+
+/// The wall a move places (`wallingRule`, `wallingRegion...`).
+fn conclude_walls(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Option<WallRules> {
+    let rule = or(&spec.walling_rule, None)?;
+    let region = [0, 1].map(|c| {
+        spec.walling_region_by_color[c]
+            .as_ref()
+            .or(spec.walling_region.as_ref())
+            .map(|r| region_table(r, g, errs))
+    });
+    let or_move = or(&spec.wall_or_move, false);
+    Some(WallRules {
+        rule,
+        region,
+        or_move,
+    })
+}
+
+/// Reversi and ataxx drops and flips (`enclosingDrop`, `enclosingDropStart`,
+/// `flipEnclosedPieces`).
+fn conclude_enclosing(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Option<EnclosingRules> {
+    let drop = or(&spec.enclosing_drop, None);
+    let flip = or(&spec.flip_enclosed_pieces, None);
+    if drop.is_none() && flip.is_none() {
+        return None;
+    }
+    let start = spec
+        .enclosing_drop_start
+        .as_ref()
+        .map(|r| region_table(r, g, errs));
+    Some(EnclosingRules { drop, start, flip })
 }

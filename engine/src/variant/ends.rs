@@ -37,6 +37,13 @@ pub struct ConnectRules {
     pub directions: Vec<i16>,
     /// The result for the side that connected (`connectValue`; a win by default).
     pub value: GameValue,
+    /// Per colour, two regions that a chain of its men (stepping along `directions`, in
+    /// their positive sense only, as Fairy-Stockfish steps) must join (`connectRegion...`).
+    pub regions: [Option<(Vec<bool>, Vec<bool>)>; 2],
+    /// The side of a square of men that wins (`connectNxN`; 0: none).
+    pub nxn: u32,
+    /// Men on one line, gaps allowed, that win (`collinearN`; 0: none).
+    pub collinear: u32,
 }
 
 /// Extinction by counts: the game ends when a side has at most `count` men of one of the

@@ -23,6 +23,7 @@ pub mod shogi;
 mod spec;
 pub mod tables;
 pub(crate) mod turns;
+pub mod walls;
 mod zobrist;
 
 use std::sync::Arc;
@@ -296,6 +297,44 @@ impl Variant {
     #[inline(always)]
     pub fn hands(&self) -> &hands::HandRules {
         &self.rules.hands
+    }
+
+    /// The wall each move places (`wallingRule`), if any.
+    #[inline]
+    pub fn walls(&self) -> Option<&walls::WallRules> {
+        self.rules.walls.as_ref()
+    }
+
+    /// True when `*` in a FEN's placement field is a wall (Fairy-Stockfish's board games), not
+    /// Chimera's mark of a man that has moved.
+    #[inline]
+    pub fn fen_walls(&self) -> bool {
+        self.rules.fen_walls
+    }
+
+    /// Reversi and ataxx drops and flips, if any.
+    #[inline]
+    pub fn enclosing(&self) -> Option<&walls::EnclosingRules> {
+        self.rules.enclosing.as_ref()
+    }
+
+    /// True when a move may have consequences after it is made: reserve men entering, men
+    /// turned over (one test on the fast path for both).
+    #[inline(always)]
+    pub fn after_move_rules(&self) -> bool {
+        self.rules.after_move_rules
+    }
+
+    /// Drops take no man from a hand (ataxx).
+    #[inline]
+    pub fn free_drops(&self) -> bool {
+        self.rules.free_drops
+    }
+
+    /// A full board ends the game by material count (`adjudicateFullBoard`).
+    #[inline]
+    pub fn adjudicate_full_board(&self) -> bool {
+        self.rules.adjudicate_full_board
     }
 
     /// Men in hand may be dropped as a whole move.

@@ -103,6 +103,8 @@ pub enum BoardToken {
         /// (Fairy-Stockfish's crazyhouse mark).
         demotes: bool,
     },
+    /// A wall (`*` where no man precedes it; Fairy-Stockfish's board games).
+    Wall,
 }
 
 /// A FEN checked for syntax only: no variant needed.
@@ -342,6 +344,11 @@ fn parse_rank(text: &str) -> Result<Vec<BoardToken>, FenError> {
             i = j;
             continue;
         }
+        if c == '*' {
+            tokens.push(BoardToken::Wall);
+            i += 1;
+            continue;
+        }
         let mut second_board = false;
         let mut promoted = false;
         let mut k = i;
@@ -415,9 +422,11 @@ fn parse_ep(text: &str) -> Result<Vec<(usize, usize)>, FenError> {
 }
 
 /// The men of a placement field, and the squares of those marked as having moved (`*`).
-pub(crate) type Placement = (Vec<(Square, Piece)>, Vec<Square>);
+pub(crate) type Placement = (Vec<(Square, Piece)>, Vec<Square>, Vec<Square>);
 
-/// The men of the placement field, and the squares of those marked as having moved (`*`).
+/// The men of the placement field, the squares of those marked as having moved (`*`) and the
+/// walls. Where the variant reads `*` as a wall ([`Variant::fen_walls`]), a `*` after a man is
+/// a wall on the next square, as Fairy-Stockfish reads it; elsewhere walls are refused.
 pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, FenError> {
     let g = &variant.geometry();
     if setup.ranks.len() != g.ranks as usize {
@@ -430,12 +439,37 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
     let wide = g.display_files();
     let mut men: Vec<(Square, Piece)> = Vec::new();
     let mut moved_marks = Vec::new();
+    let mut walls = Vec::new();
     for (row, tokens) in setup.ranks.iter().enumerate() {
         let rank = g.ranks as usize - 1 - row;
         let mut file = 0usize;
+        let mut wall_at = |file: usize, tokens: &[BoardToken]| {
+            if !variant.fen_walls() {
+                return Err(FenError::new(
+                    FenField::Board,
+                    rank_text(tokens),
+                    "a '*' that follows no man (a wall) in a variant without walls",
+                ));
+            }
+            match g.display_square(file, rank) {
+                Some(sq) => {
+                    walls.push(sq);
+                    Ok(())
+                }
+                None => Err(FenError::new(
+                    FenField::Board,
+                    rank_text(tokens),
+                    format!("rank {} is too long", rank + 1),
+                )),
+            }
+        };
         for t in tokens {
             match *t {
                 BoardToken::Empty(n) => file += n,
+                BoardToken::Wall => {
+                    wall_at(file, tokens)?;
+                    file += 1;
+                }
                 BoardToken::Man {
                     letter,
                     second_board,
@@ -479,10 +513,13 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                         ));
                     }
                     men.push((sq, Piece { color, id }));
-                    if moved {
+                    file += 1;
+                    if moved && variant.fen_walls() {
+                        wall_at(file, tokens)?;
+                        file += 1;
+                    } else if moved {
                         moved_marks.push(sq);
                     }
-                    file += 1;
                 }
             }
         }
@@ -496,7 +533,7 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
             ));
         }
     }
-    Ok((men, moved_marks))
+    Ok((men, moved_marks, walls))
 }
 
 /// The men of the holdings field: each a piece of the variant that may be in a hand there
@@ -602,6 +639,7 @@ fn rank_text(tokens: &[BoardToken]) -> String {
                     if *moved { "*" } else { "" }
                 )
             }
+            BoardToken::Wall => "*".to_string(),
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use super::config::{
     Dialect, Entry, GameValue, SectionConfig,
 };
 use super::ends::MaterialCounting;
+use super::walls::{EnclosingRule, WallingRule};
 use super::DropRule;
 use crate::types::MAX_PIECE_TYPES;
 
@@ -198,6 +199,21 @@ pub(crate) struct VariantSpec {
     pub piece_to_char_table: Given<String>,
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
+    // Board games (walls, the duck, reversi and ataxx drops).
+    pub walling_rule: Given<Option<WallingRule>>,
+    pub walling_region_by_color: [Given<String>; 2],
+    pub walling_region: Given<String>,
+    pub wall_or_move: Given<bool>,
+    pub enclosing_drop: Given<Option<EnclosingRule>>,
+    pub enclosing_drop_start: Given<String>,
+    pub flip_enclosed_pieces: Given<Option<EnclosingRule>>,
+    pub adjudicate_full_board: Given<bool>,
+    pub free_drops: Given<bool>,
+    /// The two regions a chain of men must join, White's then Black's (`connectRegion1White`,
+    /// `connectRegion2White`, `connectRegion1Black`, `connectRegion2Black`).
+    pub connect_region: [Given<String>; 4],
+    pub connect_nxn: Given<u32>,
+    pub collinear_n: Given<u32>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
     // Shogi family: promotion to a fixed type per piece, drops' restrictions.
     /// Every `promotedPieceType` line, inherited ones first: Fairy-Stockfish applies them in
@@ -271,6 +287,9 @@ fn when_drops(s: &VariantSpec) -> bool {
 
 fn when_connect(s: &VariantSpec) -> bool {
     or(&s.connect_n, 0) > 0
+        || or(&s.connect_nxn, 0) > 0
+        || or(&s.collinear_n, 0) > 0
+        || s.connect_region.iter().any(Option::is_some)
 }
 
 fn when_extinction(s: &VariantSpec) -> bool {
@@ -517,6 +536,26 @@ const KEYS: &[Key] = &[
     key!("diagonalLines" => diagonal_lines: text),
     key!("bikjangRule" => bikjang_rule: parse_bool),
     key!("kingType" => king_type: predefined_piece_name),
+    // Board games: walls, the duck, reversi and ataxx drops.
+    key!("wallingRule" => walling_rule: WallingRule::parse),
+    key!("wallingRegionWhite" => walling_region_by_color[0]: text),
+    key!("wallingRegionBlack" => walling_region_by_color[1]: text),
+    key!("wallingRegion" => walling_region: text),
+    key!("wallOrMove" => wall_or_move: parse_bool),
+    key!("enclosingDrop" => enclosing_drop: EnclosingRule::parse),
+    key!("enclosingDropStart" => enclosing_drop_start: text),
+    key!("flipEnclosedPieces" => flip_enclosed_pieces: EnclosingRule::parse),
+    key!("adjudicateFullBoard" => adjudicate_full_board: parse_bool),
+    // Fairy-Stockfish's ataxx drops need no man in hand; its file has no key for it (sections
+    // inherit it from the built-in `ataxx`), so this one is Chimera's.
+    key!("freeDrops" => free_drops: parse_bool),
+    // Connect games: chains between regions, squares of men, men on one line.
+    key!("connectRegion1White" => connect_region[0]: text),
+    key!("connectRegion2White" => connect_region[1]: text),
+    key!("connectRegion1Black" => connect_region[2]: text),
+    key!("connectRegion2Black" => connect_region[3]: text),
+    key!("connectNxN" => connect_nxn: parse_uint),
+    key!("collinearN" => collinear_n: parse_uint),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).

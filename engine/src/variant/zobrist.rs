@@ -28,6 +28,7 @@ pub struct Zobrist {
     reserve: Vec<u64>,
     promoted: Vec<u64>,
     checks: Vec<u64>,
+    wall: Vec<u64>,
 }
 
 impl Zobrist {
@@ -52,9 +53,11 @@ impl Zobrist {
         // Drawn last, so that the keys above stay what they were before these existed.
         let promoted = take(cells);
         let checks = take(2 * (MAX_CHECKS + 1));
+        let wall = take(cells);
         Zobrist {
             promoted,
             checks,
+            wall,
             reserve,
             cells,
             piece,
@@ -71,6 +74,12 @@ impl Zobrist {
     #[inline(always)]
     pub fn piece(&self, cell: Cell, sq: Square) -> u64 {
         self.piece[cell.colored_index() * self.cells + sq.index()]
+    }
+
+    /// The key of a wall on `sq`.
+    #[inline]
+    pub fn wall(&self, sq: Square) -> u64 {
+        self.wall[sq.index()]
     }
 
     /// The key of a never-moved man on `sq`.
