@@ -184,6 +184,7 @@ impl Position {
                 for t in tokens {
                     match *t {
                         BoardToken::Empty(n) => file += n,
+                        BoardToken::Wall => file += 1,
                         BoardToken::Man { demotes, .. } => {
                             if let Some(sq) = g.display_square(file, rank) {
                                 if demotes && self.cell(sq).is_piece() {

@@ -76,7 +76,12 @@ impl Position {
                     count(old, 1);
                     count(new, -1);
                 }
-                Change::HandAdd(..) | Change::HandSub(..) => {}
+                // No man is taken or put by these.
+                Change::HandAdd(..)
+                | Change::HandSub(..)
+                | Change::Mark(..)
+                | Change::CastleSquare(..)
+                | Change::Wall(..) => {}
             }
         }
         lost

@@ -475,6 +475,7 @@ pub(crate) fn placement(variant: &Variant, setup: &Setup) -> Result<Placement, F
                     second_board,
                     moved,
                     promoted,
+                    ..
                 } => {
                     let Piece { color, id } = piece_of_letter(variant, letter, FenField::Board)?;
                     // `+X`: the promoted form of X where he has one (Fairy-Stockfish ignores
