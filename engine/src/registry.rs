@@ -23,6 +23,9 @@ pub const BUILTIN_INI: &str = include_str!("variant/builtin/variants.ini");
 /// Fairy-Stockfish's built-in variants that Chimera plays in full, as data under their names.
 pub const FSF_BUILTIN_INI: &str = include_str!("variant/builtin/fairy-stockfish.ini");
 
+/// Fairy-Stockfish's built-ins of the makruk family (makruk, cambodian, asean, ...).
+pub const FSF_MAKRUK_INI: &str = include_str!("variant/builtin/fsf-makruk.ini");
+
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
     ("standard", "chess"),
@@ -42,6 +45,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
     for (text, file) in [
         (BUILTIN_INI, "built-in variants.ini"),
         (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
+        (FSF_MAKRUK_INI, "built-in fsf-makruk.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

@@ -23,6 +23,12 @@ impl Position {
         self.journal.push(Change::Shifted(from, to, old, cell));
     }
 
+    /// Replaces the man on `sq` by `cell` (the same man with other flags).
+    pub(super) fn edit_replace(&mut self, sq: Square, cell: Cell) {
+        self.edit_take(sq);
+        self.edit_put(sq, cell);
+    }
+
     fn edit_hand_sub(&mut self, color: Color, id: PieceId) {
         self.hand_sub(color, id);
         self.journal.push(Change::HandSub(color, id));
@@ -319,6 +325,9 @@ impl Position {
                 self.fullmove += 1;
             }
             self.side = us.opposite();
+        }
+        if self.variant.has_makruk_rules() {
+            self.after_makruk_move(mv, us, journal_len as usize);
         }
         self.history.push(Undo {
             mv,

@@ -114,6 +114,11 @@ pub struct State {
     /// Per colour and slot, the reserve man waiting to enter (Pioneer): the file he waits
     /// behind, `RESERVE_PENDING` before it is chosen, `RESERVE_NONE` when there is none.
     pub reserves: [[u8; 2]; 2],
+    /// The counting rule's limit in plies (`countingRule`; 0 while no count runs) and the
+    /// plies counted so far (`board::counting`).
+    pub count_limit: u16,
+    /// The plies counted so far.
+    pub count_ply: u16,
 }
 
 /// A reserve slot whose file is still to be chosen.
@@ -194,6 +199,8 @@ impl Position {
                 halfmove: 0,
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
+                count_limit: 0,
+                count_ply: 0,
             },
             fullmove: 1,
             castle_rook: [Square::NONE; 4],

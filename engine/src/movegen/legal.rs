@@ -373,6 +373,12 @@ impl Position {
         }
         let start = list.len();
         self.generate_legal_unfiltered(list, false);
+        if self.variant.cambodian_moves() {
+            self.add_cambodian_moves(list);
+        }
+        if self.variant.makpong() {
+            self.keep_makpong_king_moves(list, start);
+        }
         self.apply_filters_and_stalemate_pass(list, start);
         DeferredLegality::NONE
     }

@@ -31,6 +31,8 @@ pub enum Termination {
     Connect,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
+    /// The counting rule's count passed its limit (`countingRule`).
+    Counting,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -59,6 +61,7 @@ impl fmt::Display for GameEnd {
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
+            Termination::Counting => "counting rule",
         };
         write!(f, "{result} ({why})")
     }
@@ -87,7 +90,7 @@ impl Position {
         }
         let v = self.variant();
         if in_check {
-            return v.checkmate_value();
+            return self.mated_value();
         }
         if v.bare_king_stalemate() != GameValue::None && self.has_bare_royal(self.side_to_move()) {
             return v.bare_king_stalemate();
@@ -275,6 +278,12 @@ impl Position {
             return Some(GameEnd {
                 winner: winner_for(side, value),
                 reason,
+            });
+        }
+        if self.count_over() {
+            return Some(GameEnd {
+                winner: None,
+                reason: Termination::Counting,
             });
         }
         if v.n_move_rule() > 0 && self.halfmove_clock() as u32 >= v.n_move_rule() {

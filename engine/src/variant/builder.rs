@@ -132,6 +132,8 @@ impl Tables {
             || !r.drop_checks
             || r.must_capture
             || r.flying_general
+            || r.makpong
+            || r.cambodian
             || passes
             || r.drop_region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);

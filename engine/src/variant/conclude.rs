@@ -8,6 +8,7 @@ use super::boards::{CaptureRules, TransferRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
+use super::counting::{CountingRule, CountingRules};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::spec::{or, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
@@ -83,6 +84,11 @@ pub(crate) struct Rules {
     pub piece_to_char_table: Option<String>,
     pub pocket_size: u32,
     pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
+    pub counting: Option<CountingRules>,
+    pub makpong: bool,
+    pub cambodian: bool,
+    pub shatar_mate: bool,
+    pub makruk_rules: bool,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -308,14 +314,15 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     }
 
     let mut start_fen = or(&spec.start_fen, CHESS_START.to_string());
-    if fsf && castling.is_none() && gating.is_none() {
+    if fsf && castling.is_none() && gating.is_none() && !or(&spec.cambodian_moves, false) {
         // Fairy-Stockfish ignores castling rights in a variant without castling (its files
         // inherit start positions that have them).
         start_fen = without_castling_rights(&start_fen);
     }
     let has_hand = drops || captures_to_hand || gating.is_some() || start_fen.contains('[');
-    // Virginity matters for initial moves and, in gating variants, for the gating rights.
-    let virgin_keyed = if gating.is_some() {
+    // Virginity matters for initial moves and, in gating variants, for the gating rights (and
+    // for Ouk Chatrang's first moves, whose rights the castling field carries the same way).
+    let virgin_keyed = if gating.is_some() || or(&spec.cambodian_moves, false) {
         u32::MAX
     } else {
         pieces
@@ -367,6 +374,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || !drop_checks
         || must_capture
         || flying_general
+        || or(&spec.makpong_rule, false)
+        || or(&spec.cambodian_moves, false)
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
     let special_legality = filters || flag.is_some() || extinction.is_some() || connect.is_some();
@@ -376,6 +385,17 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         .filter(|(_, p)| p.royal)
         .fold(0u32, |m, (i, _)| m | 1 << i);
     let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
+    let counting = match or(&spec.counting_rule, CountingRule::None) {
+        CountingRule::None => None,
+        rule => Some(CountingRules {
+            rule,
+            pawns: named(&pieces, |p| p.name == "pawn"),
+            rooks: named(&pieces, |p| p.name == "rook"),
+            khons: named(&pieces, |p| p.name == "silver"),
+            knights: named(&pieces, |p| p.name == "knight"),
+        }),
+    };
+    let cambodian = or(&spec.cambodian_moves, false);
 
     Some(Rules {
         name: spec.name.clone(),
@@ -438,6 +458,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
         pocket_size: or(&spec.pocket_size, 0),
         piece_values,
+        counting: counting.clone(),
+        makpong: or(&spec.makpong_rule, false),
+        cambodian,
+        shatar_mate: or(&spec.shatar_mate_rule, false),
+        makruk_rules: counting.is_some() || cambodian,
     })
 }
 
@@ -650,6 +675,8 @@ fn conclude_gating(
 ) -> Option<GatingRules> {
     match (&spec.gating, &spec.seirawan_gating) {
         _ if spec.gates() => {}
+        // Ouk Chatrang's first-move rights are Fairy-Stockfish's gates (with nothing to gate).
+        (Some(Located { value: true, .. }), _) if or(&spec.cambodian_moves, false) => return None,
         (Some(Located { value: true, at }), _) => {
             errs.push(at.error("gating without seirawanGating is not supported"));
             return None;

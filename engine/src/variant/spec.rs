@@ -9,6 +9,7 @@ use super::config::{
     parse_piece_value_list, parse_rank, parse_template, parse_uint, parse_value, ConfigError,
     Dialect, Entry, GameValue, SectionConfig,
 };
+use super::counting::CountingRule;
 use super::ends::MaterialCounting;
 use super::DropRule;
 use crate::types::MAX_PIECE_TYPES;
@@ -199,6 +200,11 @@ pub(crate) struct VariantSpec {
     pub pocket_size: Given<u32>,
     pub piece_value_mg: Given<Vec<(char, i32)>>,
     pub piece_value_eg: Given<Vec<(char, i32)>>,
+    // The makruk family's rules.
+    pub counting_rule: Given<CountingRule>,
+    pub makpong_rule: Given<bool>,
+    pub cambodian_moves: Given<bool>,
+    pub shatar_mate_rule: Given<bool>,
 }
 
 impl VariantSpec {
@@ -420,6 +426,11 @@ const KEYS: &[Key] = &[
     key!("pocketSize" => pocket_size: parse_uint),
     key!("pieceValueMg" => piece_value_mg: parse_piece_value_list),
     key!("pieceValueEg" => piece_value_eg: parse_piece_value_list),
+    // The makruk family (makruk, cambodian, asean, shatar).
+    key!("countingRule" => counting_rule: CountingRule::parse),
+    key!("makpongRule" => makpong_rule: parse_bool),
+    key!("cambodianMoves" => cambodian_moves: parse_bool),
+    key!("shatarMateRule" => shatar_mate_rule: parse_bool),
 ];
 
 /// The predefined piece names of the variants.ini format and their moves in XBetza.
