@@ -244,6 +244,22 @@ random_suite!(
     3
 );
 
+// The makruk family (variant/builtin/fsf-makruk.ini), counted by Fairy-Stockfish through
+// pyffish (tools/pyffish_perft.py): Ouk Chatrang's first moves and lost rights, Makpong's
+// king in check, promotion to the met, counts in the FEN.
+random_suite!(makruk_random_positions, "makruk-random", "makruk", 3);
+random_suite!(makpong_random_positions, "makpong-random", "makpong", 3);
+random_suite!(
+    cambodian_random_positions,
+    "cambodian-random",
+    "cambodian",
+    3
+);
+random_suite!(asean_random_positions, "asean-random", "asean", 3);
+random_suite!(aiwok_random_positions, "ai-wok-random", "ai-wok", 3);
+random_suite!(shatar_random_positions, "shatar-random", "shatar", 3);
+random_suite!(raazuvaa_random_positions, "raazuvaa-random", "raazuvaa", 3);
+
 /// Grand chess at depth 5 (960 million nodes, several seconds on two cores). Run it with
 /// `cargo test --release -- --ignored`.
 #[test]

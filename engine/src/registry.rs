@@ -34,6 +34,8 @@ pub const FSF_CHESSLIKE_INI: &str = include_str!("variant/builtin/fsf-chesslike.
 pub const FSF_XIANGQI_INI: &str = include_str!("variant/builtin/fsf-xiangqi.ini");
 /// Fairy-Stockfish's board games (walls, duck, reversi and ataxx drops, connect games) as data.
 pub const FSF_BOARDGAMES_INI: &str = include_str!("variant/builtin/fsf-boardgames.ini");
+/// Fairy-Stockfish's built-ins of the makruk family (makruk, cambodian, asean, ...).
+pub const FSF_MAKRUK_INI: &str = include_str!("variant/builtin/fsf-makruk.ini");
 
 /// Other names accepted for built-in variants (GUIs use them).
 const ALIASES: &[(&str, &str)] = &[
@@ -59,6 +61,7 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
         (FSF_XIANGQI_INI, "built-in fsf-xiangqi.ini"),
         (FSF_BOARDGAMES_INI, "built-in fsf-boardgames.ini"),
+        (FSF_MAKRUK_INI, "built-in fsf-makruk.ini"),
     ] {
         let known = |name: &str| r.configs.get(name).cloned();
         let (sections, errors) = parse_config_sections(text, file, &known);

@@ -52,7 +52,11 @@ impl Position {
         let castling = parse_castling(v, &men, &moved_marks, &setup.castling)?;
         for &(sq, piece) in &men {
             let fen_gates = v.gating().is_some_and(|g| g.rights_in_fen());
-            let virgin = if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
+            let virgin = if v.cambodian_moves() {
+                // Ouk Chatrang: the first-rank men of the files listed may make first moves.
+                g.relative_rank(sq, piece.color) == 0
+                    && castling.gates[piece.color.index()].contains(&g.file_of(sq))
+            } else if fen_gates && pos.virgin_is_gate_right(sq, Cell::new(piece, true)) {
                 castling.gates[piece.color.index()].contains(&g.file_of(sq))
                     || castling.implied_virgin.contains(&sq)
             } else if let Some(region) = v
@@ -86,6 +90,7 @@ impl Position {
         pos.st.hash ^= v.zobrist().castling(castling.rights);
         pos.rebuild_castling();
         pos.st.halfmove = setup.halfmove;
+        pos.set_count_from_setup(setup)?;
         pos.fullmove = setup.fullmove;
         pos.set_ep_from_setup(setup)?;
         pos.set_reserves_from_setup(setup)?;
@@ -113,6 +118,28 @@ impl Position {
         }
         self.st.hash ^= self.variant.zobrist().phase(0) ^ self.variant.zobrist().phase(phase);
         self.st.phase = phase;
+        Ok(())
+    }
+
+    /// A running count of the counting rule (`countingRule`): the limit written in the e.p.
+    /// field, the plies counted in the halfmove field (which then is not the halfmove clock,
+    /// as in Fairy-Stockfish).
+    fn set_count_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        let Some(limit) = setup.count_limit else {
+            return Ok(());
+        };
+        if self.variant.counting().is_none() {
+            return Err(FenError::new(
+                FenField::EnPassant,
+                limit.to_string(),
+                "a counting limit in a variant without counting rules",
+            ));
+        }
+        if limit != 0 {
+            self.st.count_limit = limit;
+            self.st.count_ply = setup.halfmove;
+            self.st.halfmove = 0;
+        }
         Ok(())
     }
 
@@ -378,7 +405,13 @@ impl Position {
         out.push(' ');
         out.push_str(&self.castling_text());
         out.push(' ');
-        if self.st.ep == Square::NONE {
+        if self.st.count_limit != 0 {
+            // Fairy-Stockfish's counting fields: the limit for e.p., the count for the clock.
+            out.push_str(&format!(
+                "{} {} {}",
+                self.st.count_limit, self.st.count_ply, self.fullmove
+            ));
+        } else if self.st.ep == Square::NONE {
             out.push('-');
         } else {
             if v.ep_two_squares() {
@@ -394,7 +427,9 @@ impl Position {
             }
         }
         out.push_str(&self.checks_fen());
-        out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
+        if self.st.count_limit == 0 {
+            out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
+        }
         if let Some(rules) = &v.reserve() {
             let letter = v.pieces()[rules.piece.index()].letter;
             let mut tokens = Vec::new();
@@ -465,6 +500,19 @@ impl Position {
                     s.push(case(if side == 0 { 'k' } else { 'q' }));
                 } else {
                     s.push(case((b'a' + g.display_file(rook) as u8) as char));
+                }
+            }
+            if v.cambodian_moves() {
+                for file in 0..g.files as usize {
+                    let rank = if color == Color::White {
+                        0
+                    } else {
+                        g.ranks as usize - 1
+                    };
+                    let c = self.cell(g.square(0, file, rank));
+                    if c.is_color(color) && c.is_virgin() {
+                        s.push(case((b'a' + file as u8) as char));
+                    }
                 }
             }
             // Gating rights matter only while there is something to gate; like
@@ -609,7 +657,7 @@ fn parse_castling(
             lower as usize >= 'a' as usize && (lower as usize - 'a' as usize) < g.files as usize;
         let is_side_letter = lower == 'k' || lower == 'q';
         let fen_gates = v.gating().is_some_and(|g| g.rights_in_fen());
-        if fen_gates && file_letter && !is_side_letter {
+        if (fen_gates && !is_side_letter || v.cambodian_moves()) && file_letter {
             out.gates[color.index()].push(lower as usize - 'a' as usize);
             continue;
         }

@@ -28,6 +28,12 @@ impl Position {
         self.journal.push(Change::Wall(sq, on));
     }
 
+    /// Replaces the man on `sq` by `cell` (the same man with other flags).
+    pub(super) fn edit_replace(&mut self, sq: Square, cell: Cell) {
+        self.edit_take(sq);
+        self.edit_put(sq, cell);
+    }
+
     fn edit_hand_sub(&mut self, color: Color, id: PieceId) {
         self.hand_sub(color, id);
         self.journal.push(Change::HandSub(color, id));
@@ -394,6 +400,9 @@ impl Position {
         }
         if self.variant.hands().active() {
             self.hands_after_move(mv, us);
+        }
+        if self.variant.has_makruk_rules() {
+            self.after_makruk_move(mv, us, journal_len as usize);
         }
         self.history.push(Undo {
             mv,

@@ -116,6 +116,11 @@ pub struct State {
     pub reserves: [[u8; 2]; 2],
     /// Checks each side still has to give (n-check; unused otherwise).
     pub checks: [u8; 2],
+    /// The counting rule's limit in plies (`countingRule`; 0 while no count runs) and the
+    /// plies counted so far (`board::counting`).
+    pub count_limit: u16,
+    /// The plies counted so far.
+    pub count_ply: u16,
 }
 
 /// A reserve slot whose file is still to be chosen.
@@ -207,6 +212,8 @@ impl Position {
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
                 checks: [0; 2],
+                count_limit: 0,
+                count_ply: 0,
             },
             fullmove: 1,
             castle_rook: [Square::NONE; 4],

@@ -397,6 +397,12 @@ impl Position {
         if board_game {
             self.board_game_moves(list, start);
         }
+        if self.variant.cambodian_moves() {
+            self.add_cambodian_moves(list);
+        }
+        if self.variant.makpong() {
+            self.keep_makpong_king_moves(list, start);
+        }
         if self.variant.has_move_filters() {
             self.apply_filters_and_stalemate_pass(list, start);
         }

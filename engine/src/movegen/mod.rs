@@ -1,6 +1,6 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
 //! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack
-//! test and legality filter (`legal`), the drop/hand family's filters (`hands`), the quick may-give-check filter (`checks`), move text
+//! test and legality filter (`legal`), the drop/hand family's filters (`hands`), the quick may-give-check filter (`checks`), the makruk family's moves (`makruk`), move text
 //! (`notation`), perft (`perft`) and the move list that spills to the heap (`list`).
 
 mod boards;
@@ -13,6 +13,7 @@ mod hands;
 pub(crate) mod legal;
 mod legs;
 mod list;
+mod makruk;
 pub mod notation;
 mod palace;
 pub mod perft;

@@ -37,6 +37,8 @@ pub enum Termination {
     Bikjang,
     /// No square is empty (`adjudicateFullBoard`): the material count decides.
     FullBoard,
+    /// The counting rule's count passed its limit (`countingRule`).
+    Counting,
 }
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
@@ -68,6 +70,7 @@ impl fmt::Display for GameEnd {
             Termination::Checks => "checks given",
             Termination::Bikjang => "bikjang",
             Termination::FullBoard => "the board is full",
+            Termination::Counting => "counting rule",
         };
         write!(f, "{result} ({why})")
     }
@@ -120,11 +123,12 @@ impl Position {
 
     /// The result for the side to move when it is checkmated: the variant's, or a win when the
     /// mate was given by a pawn drop where that is illegal (`shogiPawnDropMateIllegal`).
-    pub fn checkmate_value(&self) -> GameValue {
+    /// Shatar's mating rules may change it too (`rules::shatar`).
+    pub fn checkmate_value(&mut self) -> GameValue {
         if self.mated_by_pawn_drop() {
             GameValue::Win
         } else {
-            self.variant().checkmate_value()
+            self.mated_value()
         }
     }
 
@@ -297,6 +301,12 @@ impl Position {
             return Some(GameEnd {
                 winner: winner_for(side, value),
                 reason,
+            });
+        }
+        if self.count_over() {
+            return Some(GameEnd {
+                winner: None,
+                reason: Termination::Counting,
             });
         }
         if v.n_move_rule() > 0 && self.halfmove_clock() as u32 >= v.n_move_rule() {

@@ -903,6 +903,11 @@ impl<'a> Worker<'a> {
             if n_rule > 0 && self.pos.halfmove_clock() as u32 >= n_rule && !self.pos.in_check() {
                 return 0;
             }
+            // The counting rule's draw (makruk): unless mated.
+            if self.pos.count_over() && (!self.pos.in_check() || !self.pos.legal_moves().is_empty())
+            {
+                return 0;
+            }
             // Mate distance pruning: no line from here can beat a mate already found nearer
             // the root.
             alpha = alpha.max(-MATE + ply as Value);

@@ -146,6 +146,8 @@ impl Tables {
             || r.must_capture
             || r.flying_general
             || r.palace.is_some()
+            || r.makpong
+            || r.cambodian
             || passes
             || r.drop_region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);

@@ -9,6 +9,7 @@ use super::chesslike::{BlastRules, PseudoRoyalRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
 use super::config::{parse_square_list, GameValue};
+use super::counting::{CountingRule, CountingRules};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::hands::{conclude_hands, HandRules};
 use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
@@ -104,6 +105,11 @@ pub(crate) struct Rules {
     pub pseudo_royal: Option<PseudoRoyalRules>,
     /// Xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang).
     pub palace: Option<PalaceRules>,
+    pub counting: Option<CountingRules>,
+    pub makpong: bool,
+    pub cambodian: bool,
+    pub shatar_mate: bool,
+    pub makruk_rules: bool,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -335,7 +341,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     }
 
     let mut start_fen = or(&spec.start_fen, CHESS_START.to_string());
-    if fsf && castling.is_none() && gating.is_none() {
+    if fsf && castling.is_none() && gating.is_none() && !or(&spec.cambodian_moves, false) {
         // Fairy-Stockfish ignores castling rights in a variant without castling (its files
         // inherit start positions that have them).
         start_fen = without_castling_rights(&start_fen);
@@ -345,8 +351,9 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || captures_to_hand
         || gating.is_some()
         || start_fen.contains('[');
-    // Virginity matters for initial moves and, in gating variants, for the gating rights.
-    let virgin_keyed = if gating.is_some() {
+    // Virginity matters for initial moves and, in gating variants, for the gating rights (and
+    // for Ouk Chatrang's first moves, whose rights the castling field carries the same way).
+    let virgin_keyed = if gating.is_some() || or(&spec.cambodian_moves, false) {
         u32::MAX
     } else {
         pieces
@@ -417,6 +424,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || must_capture
         || flying_general
         || palace.is_some()
+        || or(&spec.makpong_rule, false)
+        || or(&spec.cambodian_moves, false)
         || drop_region.iter().any(Option::is_some)
         || mobility.iter().flatten().any(Option::is_some);
     let (blast, mutually_immune, pseudo_royal) =
@@ -452,6 +461,17 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         .filter(|(_, p)| p.royal)
         .fold(0u32, |m, (i, _)| m | 1 << i);
     let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
+    let counting = match or(&spec.counting_rule, CountingRule::None) {
+        CountingRule::None => None,
+        rule => Some(CountingRules {
+            rule,
+            pawns: named(&pieces, |p| p.name == "pawn"),
+            rooks: named(&pieces, |p| p.name == "rook"),
+            khons: named(&pieces, |p| p.name == "silver"),
+            knights: named(&pieces, |p| p.name == "knight"),
+        }),
+    };
+    let cambodian = or(&spec.cambodian_moves, false);
 
     Some(Rules {
         name: spec.name.clone(),
@@ -527,6 +547,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         mutually_immune,
         pseudo_royal,
         palace,
+        counting: counting.clone(),
+        makpong: or(&spec.makpong_rule, false),
+        cambodian,
+        shatar_mate: or(&spec.shatar_mate_rule, false),
+        makruk_rules: counting.is_some() || cambodian,
     })
 }
 
@@ -797,6 +822,8 @@ fn conclude_gating(
 ) -> Option<GatingRules> {
     match (&spec.gating, &spec.seirawan_gating) {
         _ if spec.gates() => {}
+        // Ouk Chatrang's first-move rights are Fairy-Stockfish's gates (with nothing to gate).
+        (Some(Located { value: true, .. }), _) if or(&spec.cambodian_moves, false) => return None,
         (Some(Located { value: true, at }), _) => {
             errs.push(at.error("gating without seirawanGating is not supported"));
             return None;

@@ -12,6 +12,7 @@ pub mod chesslike;
 mod compile;
 mod conclude;
 pub mod config;
+pub mod counting;
 pub mod diagram;
 pub mod ends;
 pub mod hands;
@@ -624,6 +625,43 @@ impl Variant {
     #[inline(always)]
     pub fn checkmate_value(&self) -> GameValue {
         self.rules.checkmate_value
+    }
+
+    /// The counting rule of makruk, cambodian or ASEAN chess (`countingRule`), if any.
+    #[inline(always)]
+    pub fn counting(&self) -> Option<&counting::CountingRules> {
+        self.rules.counting.as_ref()
+    }
+
+    /// True when a move has more to do under the makruk family's rules (a count to keep, a
+    /// leaping right to take away).
+    #[inline(always)]
+    pub fn has_makruk_rules(&self) -> bool {
+        self.rules.makruk_rules
+    }
+
+    /// Makpong: a king in check may not move except to take the man giving check
+    /// (`makpongRule`).
+    #[inline(always)]
+    pub fn makpong(&self) -> bool {
+        self.rules.makpong
+    }
+
+    /// Ouk Chatrang's first moves (`cambodianMoves`): a king that has not moved nor been
+    /// checked by a rook may leap as a knight to the rank in front of it, a met that has not
+    /// moved may step two squares straight ahead; neither captures, and the king not out of
+    /// check.
+    #[inline(always)]
+    pub fn cambodian_moves(&self) -> bool {
+        self.rules.cambodian
+    }
+
+    /// Shatar's mates (`shatarMateRule`): a mate by knights alone does not win (the mated side
+    /// wins), and a mate wins only when one of the series of checks that led to it was a
+    /// shak (a check by a knight, rook or bers); otherwise it is a draw.
+    #[inline(always)]
+    pub fn shatar_mate(&self) -> bool {
+        self.rules.shatar_mate
     }
 
     /// Per piece type: resets the n-move counter when it moves.

@@ -124,6 +124,9 @@ pub struct Setup {
     pub ep: Vec<(usize, usize)>,
     /// The halfmove clock.
     pub halfmove: u16,
+    /// A number in the e.p. field, followed by both clocks: Fairy-Stockfish's counting limit
+    /// (makruk's counting rules), whose count of plies then stands in the halfmove field.
+    pub count_limit: Option<u16>,
     /// The move number.
     pub fullmove: u32,
     /// The reserve field `{M@g m?}` as tokens, if given (Pioneer's men waiting behind a file).
@@ -234,6 +237,17 @@ impl Setup {
                 rest.push(f);
             }
         }
+        // Three numbers: the first stands in the e.p. field, a counting limit.
+        let count_limit = match rest.as_slice() {
+            [limit, _, _] if ep.is_empty() && is_number(limit) => {
+                let limit = limit.parse().map_err(|_| {
+                    FenError::new(FenField::EnPassant, *limit, "counting limit out of range")
+                })?;
+                rest.remove(0);
+                Some(limit)
+            }
+            _ => None,
+        };
         let halfmove = match rest.first() {
             None => 0,
             Some(t) => t
@@ -255,6 +269,7 @@ impl Setup {
             castling,
             ep,
             halfmove,
+            count_limit,
             fullmove,
             reserves,
             checks,

@@ -9,6 +9,7 @@ use super::config::{
     parse_piece_value_list, parse_rank, parse_template, parse_uint, parse_value, ConfigError,
     Dialect, Entry, GameValue, SectionConfig,
 };
+use super::counting::CountingRule;
 use super::ends::MaterialCounting;
 use super::walls::{EnclosingRule, WallingRule};
 use super::DropRule;
@@ -251,6 +252,11 @@ pub(crate) struct VariantSpec {
     pub diagonal_lines: Given<String>,
     pub bikjang_rule: Given<bool>,
     pub king_type: Given<String>,
+    // The makruk family's rules.
+    pub counting_rule: Given<CountingRule>,
+    pub makpong_rule: Given<bool>,
+    pub cambodian_moves: Given<bool>,
+    pub shatar_mate_rule: Given<bool>,
 }
 
 impl VariantSpec {
@@ -556,6 +562,11 @@ const KEYS: &[Key] = &[
     key!("connectRegion2Black" => connect_region[3]: text),
     key!("connectNxN" => connect_nxn: parse_uint),
     key!("collinearN" => collinear_n: parse_uint),
+    // The makruk family (makruk, cambodian, asean, shatar).
+    key!("countingRule" => counting_rule: CountingRule::parse),
+    key!("makpongRule" => makpong_rule: parse_bool),
+    key!("cambodianMoves" => cambodian_moves: parse_bool),
+    key!("shatarMateRule" => shatar_mate_rule: parse_bool),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).

@@ -1,0 +1,167 @@
+//! The makruk family's rules against Fairy-Stockfish's: the counting rules (how a count starts,
+//! how it shows in the FEN, the draw when it runs out), Ouk Chatrang's first moves and the loss
+//! of the king's leap to a rook's check, Makpong's king in check, Shatar's mates. Every
+//! expected FEN and move list here was produced by Fairy-Stockfish (pyffish 0.0.90:
+//! `get_fen`, `legal_moves`, `is_optional_game_end`).
+
+use chimera_engine::registry::builtin;
+use chimera_engine::rules::Termination;
+use chimera_engine::{Color, Position};
+
+fn position(variant: &str, fen: &str) -> Position {
+    let v = builtin(variant).unwrap_or_else(|| panic!("{variant} is built in"));
+    Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"))
+}
+
+/// The FEN after playing `moves` (UCI text) from `fen`.
+fn fen_after(variant: &str, fen: &str, moves: &[&str]) -> String {
+    let mut pos = position(variant, fen);
+    for m in moves {
+        pos.try_play(m)
+            .unwrap_or_else(|e| panic!("{variant} {fen}: {m}: {e}"));
+    }
+    pos.fen()
+}
+
+fn sorted_moves(variant: &str, fen: &str) -> Vec<String> {
+    let mut pos = position(variant, fen);
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_count_starts_as_fairy_stockfish_starts_it() {
+    // The rook takes the last black man: Black's bare king counts against one rook.
+    let fen = "4k3/8/8/8/8/R2r4/8/3K4 w - - 0 40";
+    for (variant, expected) in [
+        ("makruk", "4k3/8/8/8/8/3R4/8/3K4 b - 32 6 40"),
+        ("cambodian", "4k3/8/8/8/8/3R4/8/3K4 b - 30 6 40"),
+        ("asean", "4k3/8/8/8/8/3R4/8/3K4 b - 32 0 40"),
+    ] {
+        assert_eq!(fen_after(variant, fen, &["a3d3"]), expected, "{variant}");
+    }
+    // Without pawns a count starts on any move; cambodian's board's honour counting while
+    // the hunted side has two men (63 moves).
+    assert_eq!(
+        fen_after(
+            "cambodian",
+            "3mk3/8/8/8/8/8/8/3K1R2 w DEde - 0 1",
+            &["f1e1"]
+        ),
+        "3mk3/8/8/8/8/8/8/3KR3 b Dd 126 0 1"
+    );
+    // The FEN carries the count: read and written back.
+    let running = "4k3/8/8/8/8/3R4/8/3K4 b - 32 31 40";
+    assert_eq!(position("makruk", running).fen(), running);
+    // Not in a variant without counting rules.
+    let v = builtin("chess").expect("chess");
+    assert!(Position::from_fen(&v, "4k3/8/8/8/8/3R4/8/3K4 b - 32 31 40").is_err());
+}
+
+#[test]
+fn a_count_past_its_limit_draws() {
+    let fen = "4k3/8/8/8/8/3R4/8/3K4 b - 32 31 40";
+    let mut pos = position("makruk", fen);
+    pos.try_play("e8f8").expect("legal");
+    assert_eq!(pos.fen(), "5k2/8/8/8/8/3R4/8/3K4 w - 32 32 41");
+    assert_eq!(
+        pos.outcome(),
+        None,
+        "the 32nd ply is still within the limit"
+    );
+    pos.try_play("d3d4").expect("legal");
+    let end = pos.outcome().expect("the count ran out");
+    assert_eq!((end.winner, end.reason), (None, Termination::Counting));
+    pos.unmake_move();
+    pos.unmake_move();
+    assert_eq!(pos.fen(), fen);
+}
+
+#[test]
+fn cambodian_first_moves() {
+    let start = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1";
+    let moves = sorted_moves("cambodian", start);
+    assert!(moves.contains(&"d1b2".to_string()) && moves.contains(&"d1f2".to_string()));
+    assert_eq!(moves.len(), 25);
+    // The met's two steps ahead, once the pawn in front has gone, and the rights lost by
+    // moving: the king's leap takes the D.
+    let fen = "rnsmksnr/8/pppppppp/8/8/PPPP1PPP/8/RNSKMSNR w DEde - 0 1";
+    assert!(sorted_moves("cambodian", fen).contains(&"e1e3".to_string()));
+    assert_eq!(
+        fen_after("cambodian", start, &["d1b2"]),
+        "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1K6/RNS1MSNR b Ede - 1 1"
+    );
+    // A rook's check takes the king's leap away; a rook on the king's line behind a man
+    // does not.
+    let fen = "4k3/8/8/8/8/8/8/R2K4 w DEe - 0 1";
+    assert_eq!(
+        fen_after("cambodian", fen, &["a1a8"]),
+        "R3k3/8/8/8/8/8/8/3K4 b D 30 6 1"
+    );
+    assert_eq!(
+        fen_after("cambodian", fen, &["a1a7"]),
+        "4k3/R7/8/8/8/8/8/3K4 b De 30 6 1"
+    );
+    // In check: no leap (and the met's step must answer the check).
+    let fen = "3mk3/8/8/8/8/8/8/3K1R2 w DEde - 0 1";
+    let mut pos = position("cambodian", fen);
+    pos.try_play("f1e1").expect("legal");
+    let mut got: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    got.sort();
+    assert_eq!(got, ["d8e7", "e8d7", "e8f7", "e8f8"]);
+}
+
+#[test]
+fn makpong_king_in_check_only_takes_the_checker() {
+    for (fen, makpong, makruk) in [
+        (
+            "4k3/8/8/8/8/8/3r4/3K4 w - - 0 1",
+            &["d1d2"][..],
+            &["d1c1", "d1d2", "d1e1"][..],
+        ),
+        (
+            "4k3/8/8/8/8/8/4r3/3K4 w - - 0 1",
+            &["d1c1", "d1e2"][..],
+            &["d1c1", "d1e2"][..],
+        ),
+        (
+            "4k3/8/8/8/3r4/8/8/3K4 w - - 0 1",
+            &[][..],
+            &["d1c1", "d1c2", "d1e1", "d1e2"][..],
+        ),
+    ] {
+        assert_eq!(sorted_moves("makpong", fen), makpong, "makpong {fen}");
+        assert_eq!(sorted_moves("makruk", fen), makruk, "makruk {fen}");
+    }
+    // No move in check is mate.
+    let mut pos = position("makpong", "4k3/8/8/8/3r4/8/8/3K4 w - - 0 1");
+    let end = pos.outcome().expect("mate");
+    assert_eq!(
+        (end.winner, end.reason),
+        (Some(Color::Black), Termination::Checkmate)
+    );
+}
+
+#[test]
+fn shatar_mates() {
+    // Mated by knights alone: the mated side wins.
+    let mut pos = position("shatar", "7k/p3NN2/P5K1/8/8/8/8/8 b - - 0 1");
+    let end = pos.outcome().expect("mate");
+    assert_eq!(
+        (end.winner, end.reason),
+        (Some(Color::Black), Termination::Checkmate)
+    );
+    // Mated by a bishop, no shak in the series of checks: a draw.
+    let mut pos = position("shatar", "7k/5K2/6P1/8/8/8/p7/B7 b - - 0 1");
+    let end = pos.outcome().expect("mate");
+    assert_eq!((end.winner, end.reason), (None, Termination::Checkmate));
+}
