@@ -111,6 +111,7 @@ fn start_perft_depth_four() {
         ("minixiangqi", 127_164),
         ("manchu", 798_554),
         ("xiangqi", 3_290_240),
+        ("janggi", 1_065_277),
     ] {
         let v = r.get(variant).expect("built in");
         assert_eq!(Position::startpos(&v).perft(4), count, "{variant}");
