@@ -968,7 +968,9 @@ fn reference_matches_fairy_stockfish_counts() {
         let Some(variant) = builtin(name) else {
             continue;
         };
-        if variant.geometry().boards != 1 {
+        // Ouk Chatrang's first moves and Makpong's king in check are rules the reference
+        // does not model (their counts are checked against the engine in tests/perft.rs).
+        if variant.geometry().boards != 1 || variant.cambodian_moves() || variant.makpong() {
             continue;
         }
         for line in std::fs::read_to_string(&path).unwrap().lines() {

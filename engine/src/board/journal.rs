@@ -61,6 +61,8 @@ impl Position {
                 }
                 Change::HandAdd(c, id) => each(Edit::HandAdd(c, id)),
                 Change::HandSub(c, id) => each(Edit::HandSub(c, id)),
+                // The counting rule's count is no edit of the board or the hands.
+                Change::Count(_) => {}
             }
         }
     }

@@ -294,8 +294,14 @@ impl Position {
             }
             MoveKind::Pass => {}
         }
-        if self.variant.reserve().is_some() {
-            self.enter_reserves(us);
+        // One test on the common path for the rules that act after the move itself.
+        if self.variant.has_after_move_rules() {
+            if self.variant.reserve().is_some() {
+                self.enter_reserves(us);
+            }
+            if self.variant.has_makruk_rules() {
+                self.after_makruk_move(mv, us, journal_len as usize);
+            }
         }
 
         let lost = |sq: Square| self.rights_mask.get(sq.index()).copied().unwrap_or(0);
@@ -326,9 +332,6 @@ impl Position {
             }
             self.side = us.opposite();
         }
-        if self.variant.has_makruk_rules() {
-            self.after_makruk_move(mv, us, journal_len as usize);
-        }
         self.history.push(Undo {
             mv,
             state,
@@ -354,6 +357,7 @@ impl Position {
                 Change::Shifted(from, to, old, _) => self.shift_hashed::<false>(to, from, old),
                 Change::HandAdd(c, id) => self.hand_sub(c, id),
                 Change::HandSub(c, id) => self.hand_add(c, id),
+                Change::Count(count) => self.count = count,
             }
         }
         if self.side != undo.side && undo.side == Color::Black {

@@ -114,11 +114,6 @@ pub struct State {
     /// Per colour and slot, the reserve man waiting to enter (Pioneer): the file he waits
     /// behind, `RESERVE_PENDING` before it is chosen, `RESERVE_NONE` when there is none.
     pub reserves: [[u8; 2]; 2],
-    /// The counting rule's limit in plies (`countingRule`; 0 while no count runs) and the
-    /// plies counted so far (`board::counting`).
-    pub count_limit: u16,
-    /// The plies counted so far.
-    pub count_ply: u16,
 }
 
 /// A reserve slot whose file is still to be chosen.
@@ -139,6 +134,8 @@ pub(crate) enum Change {
     HandAdd(Color, PieceId),
     /// One man of a coloured type left the hand.
     HandSub(Color, PieceId),
+    /// The counting rule's limit and count were these (`board::makruk`).
+    Count([u16; 2]),
 }
 
 /// What unmake needs to take a move back.
@@ -176,6 +173,10 @@ pub struct Position {
     pub(crate) history: Vec<Undo>,
     /// Every edit made by the moves on the undo stack, oldest first.
     pub(crate) journal: Vec<Change>,
+    /// The counting rule's limit in plies (0 while no count runs) and the plies counted
+    /// (`countingRule`, `board::makruk`); kept out of [`State`], which every move copies, and
+    /// taken back through the journal.
+    pub(crate) count: [u16; 2],
 }
 
 impl Position {
@@ -199,9 +200,8 @@ impl Position {
                 halfmove: 0,
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
-                count_limit: 0,
-                count_ply: 0,
             },
+            count: [0; 2],
             fullmove: 1,
             castle_rook: [Square::NONE; 4],
             castle_king: [Square::NONE; 2],

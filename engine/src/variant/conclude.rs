@@ -89,6 +89,7 @@ pub(crate) struct Rules {
     pub cambodian: bool,
     pub shatar_mate: bool,
     pub makruk_rules: bool,
+    pub after_move_rules: bool,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -396,6 +397,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }),
     };
     let cambodian = or(&spec.cambodian_moves, false);
+    let after_move_rules = counting.is_some() || cambodian || reserve.is_some();
 
     Some(Rules {
         name: spec.name.clone(),
@@ -463,6 +465,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         cambodian,
         shatar_mate: or(&spec.shatar_mate_rule, false),
         makruk_rules: counting.is_some() || cambodian,
+        after_move_rules,
     })
 }
 

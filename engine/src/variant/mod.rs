@@ -515,6 +515,13 @@ impl Variant {
         self.rules.counting.as_ref()
     }
 
+    /// True when a move has more to do after the move itself: reserve men to bring in, or the
+    /// makruk family's rules.
+    #[inline(always)]
+    pub fn has_after_move_rules(&self) -> bool {
+        self.rules.after_move_rules
+    }
+
     /// True when a move has more to do under the makruk family's rules (a count to keep, a
     /// leaping right to take away).
     #[inline(always)]
