@@ -193,3 +193,31 @@ fn a_file_names_its_dialect() {
         report.errors_text("\n")
     );
 }
+
+/// An inherited set of piece letters names piece types, as in Fairy-Stockfish: a child that
+/// gives a piece another letter takes the set along (gemini from janus), one that removes a
+/// piece drops it from the set (massacre from giveaway).
+#[test]
+fn inherited_letter_sets_follow_their_pieces() {
+    let text = "[parent:chess]\narchbishop = j\npromotionPieceTypes = jqrbn\n\
+                [relettered:parent]\narchbishop = a\n\
+                [removed:parent]\narchbishop = -\n";
+    let mut registry = Registry::new();
+    let report = registry.load_text(text, "letters.ini", "test");
+    assert_eq!(
+        report.loaded,
+        ["parent", "relettered", "removed"],
+        "{}",
+        report.errors_text("\n")
+    );
+    // A pawn about to promote, a king with three moves.
+    let fen = "8/P6k/8/8/8/8/8/K7 w - - 0 1";
+    for (name, moves) in [("parent", 8), ("relettered", 8), ("removed", 7)] {
+        let v = registry.get(name).expect("loaded");
+        let mut pos = Position::from_fen(&v, fen).expect("FEN");
+        assert_eq!(pos.perft(1), moves, "{name}");
+    }
+    let v = registry.get("relettered").expect("loaded");
+    let mut pos = Position::from_fen(&v, fen).expect("FEN");
+    assert!(pos.try_play("a7a8a").is_ok());
+}

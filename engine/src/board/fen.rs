@@ -136,8 +136,8 @@ impl Position {
             ));
         }
         if limit != 0 {
-            self.st.count_limit = limit;
-            self.st.count_ply = setup.halfmove;
+            self.count[0] = limit;
+            self.count[1] = setup.halfmove;
             self.st.halfmove = 0;
         }
         Ok(())
@@ -405,11 +405,11 @@ impl Position {
         out.push(' ');
         out.push_str(&self.castling_text());
         out.push(' ');
-        if self.st.count_limit != 0 {
+        if self.count[0] != 0 {
             // Fairy-Stockfish's counting fields: the limit for e.p., the count for the clock.
             out.push_str(&format!(
                 "{} {} {}",
-                self.st.count_limit, self.st.count_ply, self.fullmove
+                self.count[0], self.count[1], self.fullmove
             ));
         } else if self.st.ep == Square::NONE {
             out.push('-');
@@ -427,7 +427,7 @@ impl Position {
             }
         }
         out.push_str(&self.checks_fen());
-        if self.st.count_limit == 0 {
+        if self.count[0] == 0 {
             out.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
         }
         if let Some(rules) = &v.reserve() {

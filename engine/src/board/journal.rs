@@ -65,6 +65,8 @@ impl Position {
                 Change::Mark(..) | Change::CastleSquare(..) => {}
                 // Walls are no men: evaluators do not count them.
                 Change::Wall(..) => {}
+                // The counting rule's count is no edit of the board or the hands.
+                Change::Count(_) => {}
             }
         }
     }

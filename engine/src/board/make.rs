@@ -361,12 +361,16 @@ impl Position {
                 irreversible = self.make_walled(mv);
             }
         }
+        // One test on the common path for the rules that act after the move itself.
         if self.variant.after_move_rules() {
             if self.variant.reserve().is_some() {
                 self.enter_reserves(us);
             }
             if self.variant.enclosing().is_some() && mv.kind != MoveKind::Pass {
                 self.flip_enclosed(mv);
+            }
+            if self.variant.has_makruk_rules() {
+                self.after_makruk_move(mv, us, journal_len as usize);
             }
         }
 
@@ -400,9 +404,6 @@ impl Position {
         }
         if self.variant.hands().active() {
             self.hands_after_move(mv, us);
-        }
-        if self.variant.has_makruk_rules() {
-            self.after_makruk_move(mv, us, journal_len as usize);
         }
         self.history.push(Undo {
             mv,
@@ -569,6 +570,7 @@ impl Position {
                 Change::Wall(sq, on) => {
                     self.board[sq.index()] = if on { Cell::EMPTY } else { Cell::WALL };
                 }
+                Change::Count(count) => self.count = count,
             }
         }
         if self.side != undo.side && undo.side == Color::Black {

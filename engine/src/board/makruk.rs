@@ -8,8 +8,10 @@ use crate::types::{Cell, Color, Move, Square};
 use crate::variant::counting::{CountingRule, Material};
 
 impl Position {
-    /// The rules of the family applied after `mv`, made by `us` (the side to move has
-    /// changed); the journal from `journal_len` holds the move's edits.
+    /// The rules of the family applied after `mv`, made by `us` (the other side moves next);
+    /// the journal from `journal_len` holds the move's edits.
+    #[cold]
+    #[inline(never)]
     pub(super) fn after_makruk_move(&mut self, mv: Move, us: Color, journal_len: usize) {
         let captured = self.journal[journal_len..].iter().find_map(|c| match c {
             Change::Took(_, cell, _) if !cell.is_color(us) => Some(*cell),
@@ -63,8 +65,9 @@ impl Position {
         };
         let rule = rules.rule;
         let pawns = rules.pawns;
-        if self.st.count_limit != 0 {
-            self.st.count_ply = self.st.count_ply.saturating_add(1);
+        let before = self.count;
+        if self.count[0] != 0 {
+            self.count[1] = self.count[1].saturating_add(1);
         }
         let m = self.counting_material();
         let limit = |side: usize| self.variant.counting().map_or(0, |r| r.limit(&m, side));
@@ -74,21 +77,24 @@ impl Position {
         if rule != CountingRule::Asean && took_pawn && m.men[mover] == 1 && m.pawns == 0 {
             let l = limit(mover);
             if l > 0 {
-                self.st.count_limit = 2 * l as u16;
-                self.st.count_ply = (2 * total - 1) as u16;
+                self.count[0] = 2 * l as u16;
+                self.count[1] = (2 * total - 1) as u16;
             }
         }
         let restart = (captured.is_some() || promoted) && m.men[stm] == 1;
-        if self.st.count_limit == 0 || restart {
+        if self.count[0] == 0 || restart {
             let l = limit(stm);
             if l > 0 {
-                self.st.count_limit = 2 * l as u16;
-                self.st.count_ply = if rule == CountingRule::Asean || m.men[stm] > 1 {
+                self.count[0] = 2 * l as u16;
+                self.count[1] = if rule == CountingRule::Asean || m.men[stm] > 1 {
                     0
                 } else {
                     2 * total as u16
                 };
             }
+        }
+        if self.count != before {
+            self.journal.push(Change::Count(before));
         }
     }
 
@@ -96,7 +102,7 @@ impl Position {
     /// the side to move is mated.
     #[inline]
     pub fn count_over(&self) -> bool {
-        self.st.count_limit != 0 && self.st.count_ply > self.st.count_limit
+        self.count[0] != 0 && self.count[1] > self.count[0]
     }
 
     /// A rook that moves to give check along its lines to a king that still has its leaping

@@ -116,11 +116,6 @@ pub struct State {
     pub reserves: [[u8; 2]; 2],
     /// Checks each side still has to give (n-check; unused otherwise).
     pub checks: [u8; 2],
-    /// The counting rule's limit in plies (`countingRule`; 0 while no count runs) and the
-    /// plies counted so far (`board::counting`).
-    pub count_limit: u16,
-    /// The plies counted so far.
-    pub count_ply: u16,
 }
 
 /// A reserve slot whose file is still to be chosen.
@@ -148,6 +143,8 @@ pub(crate) enum Change {
     CastleSquare(u8, Square),
     /// A wall was put on (true) or taken off (false) a square.
     Wall(Square, bool),
+    /// The counting rule's limit and count were these (`board::makruk`).
+    Count([u16; 2]),
 }
 
 /// What unmake needs to take a move back.
@@ -188,6 +185,10 @@ pub struct Position {
     /// Per cell, a promoted man who demotes when captured (FEN `~`); empty in variants that
     /// do not mark promoted men (`board::hands`).
     pub(crate) promoted: Vec<bool>,
+    /// The counting rule's limit in plies (0 while no count runs) and the plies counted
+    /// (`countingRule`, `board::makruk`); kept out of [`State`], which every move copies, and
+    /// taken back through the journal.
+    pub(crate) count: [u16; 2],
 }
 
 impl Position {
@@ -212,9 +213,8 @@ impl Position {
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
                 checks: [0; 2],
-                count_limit: 0,
-                count_ply: 0,
             },
+            count: [0; 2],
             fullmove: 1,
             castle_rook: [Square::NONE; 4],
             castle_king: [Square::NONE; 2],

@@ -81,7 +81,8 @@ impl Position {
                 | Change::HandSub(..)
                 | Change::Mark(..)
                 | Change::CastleSquare(..)
-                | Change::Wall(..) => {}
+                | Change::Wall(..)
+                | Change::Count(..) => {}
             }
         }
         lost

@@ -40,10 +40,7 @@ impl Position {
         // Back through the series of checks, two plies at a time (not across a null move).
         let mut undone: Vec<Move> = Vec::new();
         let mut value = GameValue::Draw;
-        loop {
-            let Some(king) = self.royal_square(us) else {
-                break;
-            };
+        while let Some(king) = self.royal_square(us) {
             if !self.is_attacked(king, them) {
                 break;
             }

@@ -442,7 +442,6 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     // marks a man that has moved.
     let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen));
     let free_drops = or(&spec.free_drops, false);
-    let after_move_rules = reserve.is_some() || enclosing.is_some();
     let adjudicate_full_board = or(&spec.adjudicate_full_board, false);
     let special_legality = filters
         || hands.check_counting
@@ -472,6 +471,9 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }),
     };
     let cambodian = or(&spec.cambodian_moves, false);
+    // One test on make's common path for every rule that acts after the move itself.
+    let after_move_rules =
+        reserve.is_some() || enclosing.is_some() || counting.is_some() || cambodian;
 
     Some(Rules {
         name: spec.name.clone(),

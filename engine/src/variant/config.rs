@@ -109,6 +109,12 @@ pub struct SectionConfig {
     /// The meanings of the keys: those of the file that wrote this section (inherited keys
     /// are read with the child's meanings, as the child is what is built).
     pub dialect: Dialect,
+    /// Entries of ancestors that a descendant overrode, each with the section that wrote it:
+    /// what an inherited value meant where it was written (a piece letter names the piece its
+    /// section gave that letter).
+    pub shadowed: Vec<Entry>,
+    /// This section's name, then its parent's, and so on up the chain.
+    pub lineage: Vec<String>,
 }
 
 /// Which meanings a definition file gives its keys and Betza strings. The two readings differ
@@ -494,14 +500,16 @@ pub fn parse_config_sections(
             .find(|&l| l > raw.line)
             .unwrap_or(usize::MAX);
         let bad = syntax_errors.iter().any(|&l| l > raw.line && l < end);
-        if let (Some(entries), false) = (entries, bad) {
+        if let (Some(resolved), false) = (entries, bad) {
             out.push(SectionConfig {
                 name: raw.name.clone(),
                 parent: raw.parent.clone(),
                 file: file_name.to_string(),
                 line: raw.line,
-                entries,
+                entries: resolved.entries,
                 dialect,
+                shadowed: resolved.shadowed,
+                lineage: resolved.lineage,
             });
         }
     }
@@ -509,11 +517,20 @@ pub fn parse_config_sections(
     (out, errors)
 }
 
+/// A section's inheritance resolved: its effective entries, the ancestors' entries they hide,
+/// and its chain of names.
+#[derive(Clone, Default)]
+struct Resolved {
+    entries: Vec<Entry>,
+    shadowed: Vec<Entry>,
+    lineage: Vec<String>,
+}
+
 /// The resolution state of one section.
 #[derive(Clone)]
 enum State {
     Pending,
-    Done(Vec<Entry>),
+    Done(Resolved),
     Failed,
 }
 
@@ -525,10 +542,10 @@ fn resolve(
     known: &dyn Fn(&str) -> Option<SectionConfig>,
     file_name: &str,
     errors: &mut Vec<ConfigError>,
-) -> Vec<Option<Vec<Entry>>> {
+) -> Vec<Option<Resolved>> {
     let mut state: Vec<State> = vec![State::Pending; sections.len()];
     let mut on_path: Vec<bool> = vec![false; sections.len()];
-    let mut known_cache: HashMap<String, Option<Vec<Entry>>> = HashMap::new();
+    let mut known_cache: HashMap<String, Option<Resolved>> = HashMap::new();
 
     for start in 0..sections.len() {
         if !matches!(state[start], State::Pending) {
@@ -537,12 +554,12 @@ fn resolve(
         // Walk up the chain until a resolved base, the top, or a failure.
         let mut path: Vec<usize> = Vec::new();
         let mut current = start;
-        let base: Option<Vec<Entry>> = loop {
+        let base: Option<Resolved> = loop {
             path.push(current);
             on_path[current] = true;
             let section = &sections[current];
             let Some(parent) = &section.parent else {
-                break Some(Vec::new());
+                break Some(Resolved::default());
             };
             if let Some(&p) = by_name.get(parent) {
                 match &state[p] {
@@ -571,7 +588,13 @@ fn resolve(
             }
             let found = known_cache
                 .entry(parent.clone())
-                .or_insert_with(|| known(parent).map(|s| s.entries))
+                .or_insert_with(|| {
+                    known(parent).map(|s| Resolved {
+                        entries: s.entries,
+                        shadowed: s.shadowed,
+                        lineage: s.lineage,
+                    })
+                })
                 .clone();
             match found {
                 Some(entries) => break Some(entries),
@@ -594,7 +617,7 @@ fn resolve(
         let mut base = base;
         for &i in path.iter().rev() {
             on_path[i] = false;
-            base = base.map(|inherited| merge(&inherited, &sections[i].entries));
+            base = base.map(|inherited| merge(&inherited, &sections[i]));
             state[i] = match &base {
                 Some(entries) => State::Done(entries.clone()),
                 None => State::Failed,
@@ -611,19 +634,28 @@ fn resolve(
         .collect()
 }
 
-/// Inherited entries not overridden, then the section's own.
 /// Keys whose lines add to the inherited ones instead of replacing them, as in
 /// Fairy-Stockfish (each `promotedPieceType` line sets only the types it names).
 const ACCUMULATING: &[&str] = &["promotedPieceType"];
 
-fn merge(inherited: &[Entry], own: &[Entry]) -> Vec<Entry> {
-    let mut out: Vec<Entry> = inherited
-        .iter()
-        .filter(|e| ACCUMULATING.contains(&e.key.as_str()) || !own.iter().any(|o| o.key == e.key))
-        .cloned()
-        .collect();
-    out.extend(own.iter().cloned());
-    out
+/// Inherited entries not overridden (or accumulating), then the section's own; the overridden
+/// ones are kept aside as shadowed.
+fn merge(inherited: &Resolved, section: &RawSection) -> Resolved {
+    let own = &section.entries;
+    let (mut entries, hidden): (Vec<Entry>, Vec<Entry>) =
+        inherited.entries.iter().cloned().partition(|e| {
+            ACCUMULATING.contains(&e.key.as_str()) || !own.iter().any(|o| o.key == e.key)
+        });
+    entries.extend(own.iter().cloned());
+    let mut shadowed = inherited.shadowed.clone();
+    shadowed.extend(hidden);
+    let mut lineage = vec![section.name.clone()];
+    lineage.extend(inherited.lineage.iter().cloned());
+    Resolved {
+        entries,
+        shadowed,
+        lineage,
+    }
 }
 
 /// At most [`QUOTE_LIMIT`] characters of `text`, with `...` when cut.

@@ -320,7 +320,7 @@ impl Variant {
     }
 
     /// True when a move may have consequences after it is made: reserve men entering, men
-    /// turned over (one test on the fast path for both).
+    /// turned over, the makruk family's count and first moves (one test on the fast path).
     #[inline(always)]
     pub fn after_move_rules(&self) -> bool {
         self.rules.after_move_rules

@@ -683,7 +683,15 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
                 Err(reason) => errors.push(at.error(reason)),
             }
         } else if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
-            if let Err(reason) = (key.read)(&mut spec, &entry.value, at.clone()) {
+            let value = if section.dialect == Dialect::FairyStockfish
+                && entry.section != section.name
+                && LETTER_SET_KEYS.contains(&key.name)
+            {
+                letters_by_type(section, entry)
+            } else {
+                entry.value.clone()
+            };
+            if let Err(reason) = (key.read)(&mut spec, &value, at.clone()) {
                 errors.push(at.error(reason));
             }
         } else if let Some((color, piece)) = mobility_key(&entry.key) {
@@ -704,6 +712,90 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
         }
     }
     (spec, errors)
+}
+
+/// The keys whose values are sets of piece letters. Fairy-Stockfish reads them as sets of
+/// piece types: a child section that gives a piece another letter (or removes it) changes what
+/// an inherited set holds.
+const LETTER_SET_KEYS: &[&str] = &[
+    "captureTypes",
+    "captureSupportTypes",
+    "pawnTypes",
+    "promotionPawnTypes",
+    "enPassantTypes",
+    "nMoveRuleTypes",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "castlingKingPiece",
+    "castlingRookPieces",
+    "castlingRookPiece",
+    "gatingPieceTypes",
+    "gatedPieceTypes",
+    "dropPieceTypes",
+    "dropRuleValuable",
+    "extinctionPieceTypes",
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "connectPieceTypes",
+];
+
+/// True for a key that assigns a piece (`knight`, `customPiece3`).
+fn is_piece_key(key: &str) -> bool {
+    predefined_moves(key).is_some() || is_custom_slot(key)
+}
+
+/// The letter a piece assignment gives (`None` for a removal).
+fn assigned_letter(value: &str) -> Option<char> {
+    let letter = value.trim().split(':').next()?.trim();
+    let mut chars = letter.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_lowercase()),
+        _ => None,
+    }
+}
+
+/// An inherited letter set as Fairy-Stockfish means it: each letter names the piece that had
+/// it in the section that wrote the set, and stands for that piece's letter in `section`
+/// (left out when `section` has removed the piece). Letters no piece had there stay.
+fn letters_by_type(section: &SectionConfig, entry: &Entry) -> String {
+    let Some(writer) = section.lineage.iter().position(|n| *n == entry.section) else {
+        return entry.value.clone();
+    };
+    let depth = |e: &Entry| section.lineage.iter().position(|n| *n == e.section);
+    // The piece assignments the writer saw: per piece key, the nearest at or above it.
+    let mut seen: Vec<(&str, usize, Option<char>)> = Vec::new();
+    for e in section.entries().iter().chain(&section.shadowed) {
+        let Some(d) = depth(e).filter(|&d| d >= writer && is_piece_key(&e.key)) else {
+            continue;
+        };
+        match seen.iter_mut().find(|s| s.0 == e.key) {
+            Some(s) if s.1 <= d => {}
+            Some(s) => *s = (&e.key, d, assigned_letter(&e.value)),
+            None => seen.push((&e.key, d, assigned_letter(&e.value))),
+        }
+    }
+    let value = entry.value.trim();
+    if value.is_empty() || value == "-" {
+        return entry.value.clone();
+    }
+    let mut out = String::new();
+    for c in value.chars().filter(|c| !c.is_whitespace()) {
+        let lower = c.to_ascii_lowercase();
+        let Some(&(key, _, _)) = seen.iter().find(|s| s.2 == Some(lower)) else {
+            out.push(c);
+            continue;
+        };
+        if let Some(now) = section.get(key).and_then(|e| assigned_letter(&e.value)) {
+            out.push(now);
+        }
+    }
+    if out.is_empty() {
+        "-".to_string()
+    } else {
+        out
+    }
 }
 
 /// `name = letter` or `name = letter:betza`; `name = -` (or empty) removes an inherited piece.
