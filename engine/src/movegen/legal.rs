@@ -378,17 +378,21 @@ impl Position {
         if self.position_end().is_some() {
             return DeferredLegality::NONE;
         }
+        let board_game = self.variant.walls().is_some() || self.variant.enclosing().is_some();
         if self.variant.chesslike_legality() {
-            // Explosions and pseudo-royal men: every move is made and tested.
+            // Explosions and pseudo-royal men: every move is made and tested (then given its
+            // wall, in atomic duck chess).
             let start = list.len();
             self.generate_pseudo_legal(list);
             self.keep_legal(list, start, None);
+            if board_game {
+                self.board_game_moves(list, start);
+            }
             if self.variant.has_move_filters() {
                 self.apply_filters_and_stalemate_pass(list, start);
             }
             return DeferredLegality::NONE;
         }
-        let board_game = self.variant.walls().is_some() || self.variant.enclosing().is_some();
         if !self.variant.has_move_filters() && !board_game {
             return self.generate_legal_unfiltered(list, defer);
         }
