@@ -450,7 +450,10 @@ fn every_legal_move_text_parses_back_to_the_move() {
         if !covered.contains(&name.as_str()) {
             let v = builtin(&name).unwrap();
             let mut pos = Position::startpos(&v);
-            check_round_trip(&mut pos, 1, &mut failures, &mut kinds);
+            // Where a move also places a wall (the duck's 640, the Amazons' 2176), the replies
+            // would be half a million parses: the root moves alone.
+            let depth = if pos.legal_moves().len() > 300 { 0 } else { 1 };
+            check_round_trip(&mut pos, depth, &mut failures, &mut kinds);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -793,6 +793,11 @@ fn random_games_other_builtins() {
         if variant.has_move_filters() {
             continue; // nor rules that strike legal moves off (compulsory captures, ...)
         }
+        if variant.walls().is_some() || variant.enclosing().is_some() {
+            // nor walls placed by moves or reversi/ataxx drops (tests/boardgames.rs, and
+            // perft against Fairy-Stockfish in tests/fsf_compat.rs)
+            continue;
+        }
         let plan = Plan {
             start_games: 4,
             fen_games: 0,

@@ -217,6 +217,12 @@ fn searches_with_a_net_evaluate_incrementally_as_from_scratch() {
         // the root's children refresh once for their parent, which is not evaluated).
         let stats = eval.1.lock().unwrap().unwrap();
         eprintln!("{name}: {stats:?}");
-        assert!(stats.updates > 10 * stats.refreshes, "{name}: {stats:?}");
+        // Reversi's first moves are four drops with four or fewer choices each: the root's
+        // children (a refresh each) are a large part of such a search.
+        let narrow = Position::startpos(&v).legal_moves().len() <= 4;
+        assert!(
+            stats.updates > 10 * stats.refreshes || narrow && stats.updates > 5 * stats.refreshes,
+            "{name}: {stats:?}"
+        );
     }
 }

@@ -54,7 +54,12 @@ impl Position {
                          it {start_held} and nothing adds to a hand there",
                         v.name()
                     ));
-                } else if have[c][t] > bound[c][t] {
+                } else if have[c][t] > bound[c][t]
+                    // Men turned over (reversi, ataxx) or dropped from no hand change side
+                    // and number: no bound holds.
+                    && v.enclosing().is_none()
+                    && !v.free_drops()
+                {
                     out.push(format!(
                         "{side} has {} {what} on the board and in hand, more than the {} that \
                          a game of {} can give it",
