@@ -57,11 +57,17 @@ const NULL_MOVE: Move = Move {
 /// Ordering scores: the table move first, then winning and equal captures and promotions,
 /// killers, captures that lose material by static exchange (still before the quiet moves: in
 /// tactical positions they are often sacrifices, and searching them early took fewer nodes
-/// to the bench depth than searching them last), then quiet moves by history.
+/// to the bench depth than searching them last), then quiet moves by history, and a pass
+/// (where the rules allow one) last of all.
 const SCORE_TT: i32 = 1 << 30;
 const SCORE_CAPTURE: i32 = 1 << 28;
 const SCORE_KILLER: i32 = 1 << 27;
 const SCORE_BAD_CAPTURE: i32 = 1 << 26;
+/// Below every quiet move's history: a pass where the rules let a side pass (janggi,
+/// Fairy-Stockfish's `pass` and `passOnStalemate`) has no history slot, and ranked at 0 it came
+/// before the quiet moves with a bad history, so that late-move pruning at low depth kept
+/// the pass and dropped the moves (janggi passed at its first move).
+const SCORE_PASS: i32 = -(1 << 26);
 
 /// How far above beta a capture's shallow search must reach for ProbCut to trust it.
 const PROBCUT_MARGIN: Value = 200;
@@ -152,6 +158,9 @@ pub(crate) struct Worker<'a> {
     position_ends: bool,
     /// A repetition is not simply a draw (`nFoldValue`, perpetual check, material counting).
     scored_repetition: bool,
+    /// Per colour, the rules let the side pass (`pass`, `passOnStalemate`): its pass is
+    /// ordered last and kept out of the killers.
+    side_passes: [bool; 2],
     /// Piece values per type, read once from the evaluator.
     values: Vec<Value>,
     see_values: SeeValues,
@@ -220,6 +229,10 @@ impl<'a> Worker<'a> {
             position_ends: v.has_position_ends(),
             scored_repetition: v.n_fold_rule() > 0
                 && (v.repetition().scored() || v.material_counting() != MaterialCounting::None),
+            side_passes: [Color::White, Color::Black].map(|c| {
+                let (pass, on_stalemate) = v.passing(c);
+                pass || on_stalemate
+            }),
             values,
             see_values,
             path: vec![NO_MOVE; MAX_PLY + 1],
@@ -604,6 +617,7 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let counter = self.counter_index(ply).map(|i| self.data.counters[i]);
         let history = self.data.history.rows(side, self.earlier_slots(ply));
+        let side_may_pass = self.side_passes[side.index()];
         for &mv in &moves[scores.score.len()..] {
             if tt_key != 0 && move_key(mv) == tt_key {
                 scores.push(SCORE_TT, false);
@@ -616,6 +630,8 @@ impl<'a> Worker<'a> {
                 scores.push(score, victim < attacker);
             } else if let Some(p) = mv.promotion() {
                 scores.push(SCORE_CAPTURE + self.value(p) - 200, true);
+            } else if mv.kind == MoveKind::Pass && side_may_pass {
+                scores.push(SCORE_PASS, false);
             } else {
                 let score = if mv == self.data.killers[ply][0] {
                     SCORE_KILLER + 1
@@ -1205,7 +1221,9 @@ impl<'a> Worker<'a> {
                     head[ply][1..=n].copy_from_slice(&tail[0][..n]);
                     self.pv_len[ply] = n + 1;
                     if v >= beta {
-                        if quiet {
+                        // A pass is no killer: it would be tried early in sister nodes.
+                        let side_pass = mv.kind == MoveKind::Pass && self.side_passes[us.index()];
+                        if quiet && !side_pass {
                             if self.data.killers[ply][0] != mv {
                                 self.data.killers[ply][1] = self.data.killers[ply][0];
                                 self.data.killers[ply][0] = mv;
