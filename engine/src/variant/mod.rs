@@ -342,6 +342,13 @@ impl Variant {
         self.rules.chess960
     }
 
+    /// True when a move does more once the mover has landed: reserve men enter (Pioneer),
+    /// captures explode (atomic); worked out once, as every move asks.
+    #[inline(always)]
+    pub fn has_after_move_rules(&self) -> bool {
+        self.tables.after_move
+    }
+
     /// Explosions on capture (`blastOnCapture`), if the variant has them.
     #[inline]
     pub fn blast(&self) -> Option<&chesslike::BlastRules> {
