@@ -784,10 +784,25 @@ fn random_games_other_builtins() {
         {
             continue; // nor multi-leg moves or reserve men (tests/common/mod.rs plays those)
         }
-        if ["pawnsideways", "torpedo", "horde", "paradigm"].contains(&name.as_str()) {
+        if [
+            "pawnsideways",
+            "torpedo",
+            "horde",
+            "paradigm",
+            "pawnback",
+            "georgian",
+        ]
+        .contains(&name.as_str())
+        {
             // nor initial moves wherever a region allows them (men who move within it keep
-            // them, horde's from the first rank), e.p. regions or lame oblique leaps blocked
-            // on one route (paradigm): the reference reads them as Chimera's dialect does.
+            // them, horde's from the first rank, pawnback's back on it), e.p. regions (none in
+            // georgian) or lame oblique leaps blocked on one route (paradigm): the reference
+            // reads them as Chimera's dialect does.
+            continue;
+        }
+        if variant.chesslike_legality() {
+            // nor explosions, pseudo-royal men or immunities (atomic, coregal, spartan):
+            // tests/fsf_chesslike.rs checks those against Fairy-Stockfish.
             continue;
         }
         if variant.has_move_filters() {

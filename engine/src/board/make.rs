@@ -184,15 +184,49 @@ impl Position {
         );
     }
 
-    /// Atomic chess: the capture on `center` explodes, removing the capturer there and every
+    /// What some variants add to every move, kept out of the way of the others: explosions
+    /// (atomic chess), reserve men entering (Pioneer), men turned over (reversi, ataxx) and
+    /// the makruk family's count and first-move rights.
+    #[cold]
+    #[inline(never)]
+    fn after_move(&mut self, mv: Move, us: Color, journal_start: usize) {
+        let lands = matches!(
+            mv.kind,
+            MoveKind::Normal
+                | MoveKind::DoubleStep
+                | MoveKind::Gate
+                | MoveKind::DoubleStepGate
+                | MoveKind::EnPassant
+        );
+        if lands && self.variant.blast().is_some() {
+            self.explode(mv.to, journal_start);
+        }
+        if self.variant.reserve().is_some() {
+            self.enter_reserves(us);
+        }
+        if self.variant.enclosing().is_some() && mv.kind != MoveKind::Pass {
+            self.flip_enclosed(mv);
+        }
+        if self.variant.has_makruk_rules() {
+            self.after_makruk_move(mv, us, journal_start);
+        }
+    }
+
+    /// Atomic chess: a capture (a man taken since `journal_start`) on `center` explodes, removing the capturer there and every
     /// man around it except the types the blast spares; immune types stay, even the capturer.
     /// A castling man blown up loses his castling rights.
     #[cold]
     #[inline(never)]
-    fn explode(&mut self, center: Square) {
+    fn explode(&mut self, center: Square, journal_start: usize) {
         let Some(blast) = self.variant.blast() else {
             return;
         };
+        let captured = self.journal[journal_start..]
+            .iter()
+            .any(|c| matches!(c, Change::Took(..)));
+        if !captured {
+            return;
+        }
         let (immune, spared) = (blast.immune, blast.spared);
         let g = self.variant.geometry().clone();
         for dy in -1..=1 {
@@ -247,8 +281,7 @@ impl Position {
                 } else {
                     mv.to
                 };
-                let captured = self.cell_fast(victim_sq).is_piece();
-                if captured {
+                if self.cell_fast(victim_sq).is_piece() {
                     self.capture(victim_sq);
                     irreversible = true;
                 }
@@ -264,9 +297,6 @@ impl Position {
                 if let (Some(id), Some(gate)) = (mv.gated(), mv.gate_square()) {
                     self.edit_hand_sub(us, id);
                     self.edit_put(gate, Cell::new(Piece { color: us, id }, false));
-                }
-                if captured && self.variant.blast().is_some() {
-                    self.explode(mv.to);
                 }
                 let double_step =
                     matches!(mv.kind, MoveKind::DoubleStep | MoveKind::DoubleStepGate);
@@ -362,16 +392,8 @@ impl Position {
             }
         }
         // One test on the common path for the rules that act after the move itself.
-        if self.variant.after_move_rules() {
-            if self.variant.reserve().is_some() {
-                self.enter_reserves(us);
-            }
-            if self.variant.enclosing().is_some() && mv.kind != MoveKind::Pass {
-                self.flip_enclosed(mv);
-            }
-            if self.variant.has_makruk_rules() {
-                self.after_makruk_move(mv, us, journal_len as usize);
-            }
+        if self.variant.has_after_move_rules() {
+            self.after_move(mv, us, journal_len as usize);
         }
 
         let lost = |sq: Square| self.rights_mask.get(sq.index()).copied().unwrap_or(0);

@@ -96,6 +96,8 @@ pub(crate) struct Tables {
     pub move_filters: bool,
     /// True when the position alone may end the game (see [`Variant::has_position_ends`]).
     pub position_ends: bool,
+    /// True when moves do more after the mover lands (see [`Variant::has_after_move_rules`]).
+    pub after_move: bool,
 }
 
 impl Tables {
@@ -174,6 +176,7 @@ impl Tables {
             zobrist: Zobrist::new(g.num_cells()),
             move_filters,
             position_ends,
+            after_move: r.after_move_rules || r.blast.is_some(),
         }
     }
 }

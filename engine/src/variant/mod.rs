@@ -319,13 +319,6 @@ impl Variant {
         self.rules.enclosing.as_ref()
     }
 
-    /// True when a move may have consequences after it is made: reserve men entering, men
-    /// turned over, the makruk family's count and first moves (one test on the fast path).
-    #[inline(always)]
-    pub fn after_move_rules(&self) -> bool {
-        self.rules.after_move_rules
-    }
-
     /// Drops take no man from a hand (ataxx).
     #[inline]
     pub fn free_drops(&self) -> bool {
@@ -407,6 +400,14 @@ impl Variant {
     #[inline]
     pub fn chess960(&self) -> bool {
         self.rules.chess960
+    }
+
+    /// True when a move does more once the mover has landed: reserve men enter (Pioneer),
+    /// captures explode (atomic), men turn over (reversi, ataxx), the makruk family counts;
+    /// worked out once, as every move asks.
+    #[inline(always)]
+    pub fn has_after_move_rules(&self) -> bool {
+        self.tables.after_move
     }
 
     /// Explosions on capture (`blastOnCapture`), if the variant has them.
