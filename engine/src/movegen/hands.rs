@@ -120,7 +120,7 @@ impl Position {
     /// them, another man may not take a square that the remaining bishops need.
     fn bishops_stay_paired(&self, mv: Move, bishop: PieceId, us: Color) -> bool {
         let g = self.variant.geometry();
-        let dark = |s: Square| (g.file_of(s) + g.rank_of(s)) % 2 == 0;
+        let dark = |s: Square| (g.file_of(s) + g.rank_of(s)).is_multiple_of(2);
         let total = (self.count(us, bishop) + self.in_hand(us, bishop)) as usize;
         let region = self.variant.drop_region(us);
         let (mut on_dark, mut on_light) = (0, 0);
