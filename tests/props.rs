@@ -793,6 +793,11 @@ fn random_games_other_builtins() {
         if variant.has_move_filters() {
             continue; // nor rules that strike legal moves off (compulsory captures, ...)
         }
+        if variant.hands().active() || variant.pawn_drops_allowed() != (false, false) {
+            // nor promoted men that go to hand as pawns, check counters or pawns dropped on
+            // the first rank (the hands family: tests/fsf_hands.rs and pyffish's counts).
+            continue;
+        }
         let plan = Plan {
             start_games: 4,
             fen_games: 0,
@@ -835,6 +840,8 @@ promotionLimit = c:1
 [proptest-house:chess]
 pieceDrops = true
 capturesToHand = true
+# Captured men go to hand as they are (the reference does not model crazyhouse's demotion).
+dropLoop = true
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1
 ";
 
