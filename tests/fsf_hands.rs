@@ -177,6 +177,53 @@ fn a_side_that_must_drop_has_only_drops() {
         .all(|m| m.kind == MoveKind::Drop && pos.move_text(*m).starts_with("K@")));
 }
 
+#[test]
+fn sittuyin_sets_up_then_promotes_to_a_ferz() {
+    let v = builtin("sittuyin").expect("built in");
+    // The setup: only drops, rooks only on the first rank (pyffish: 88 moves, perft 2 7744).
+    let mut pos = Position::startpos(&v);
+    let texts: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    assert_eq!(texts.len(), 88);
+    assert!(texts.iter().all(|t| t.contains('@')));
+    assert!(texts
+        .iter()
+        .filter(|t| t.starts_with("R@"))
+        .all(|t| t.ends_with('1')));
+    // A side's only pawn may promote anywhere: in place, or by a ferz step to an empty
+    // square, never attacking an enemy man; with a ferz on the board, not at all.
+    let fen = "8/5k2/8/3P4/8/8/8/4K3[] w - - 0 1";
+    let mut pos = Position::from_fen(&v, fen).unwrap();
+    let texts: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect();
+    for t in ["d5d5f", "d5c4f", "d5c6f", "d5e4f"] {
+        assert!(texts.contains(&t.to_string()), "{t}: {texts:?}");
+    }
+    // e6 would attack the king on f7: a check, which a promotion may not give.
+    assert!(!texts.contains(&"d5e6f".to_string()), "{texts:?}");
+    let mv = pos.parse_move("d5d5f").unwrap();
+    pos.make_move(mv);
+    assert!(pos.validate().is_ok());
+    assert!(pos.fen().starts_with("8/5k2/8/3F4/"), "{}", pos.fen());
+    pos.unmake_move();
+    assert!(pos.fen().starts_with("8/5k2/8/3P4/"), "{}", pos.fen());
+    // pyffish: two pawns (the one on b3 outside the zone) 5871 at depth 4, 546 at depth 3
+    // with a ferz on d1 already.
+    for (fen, depth, expected) in [
+        ("8/5k2/8/3P4/8/1P6/8/4K3[] w - - 0 1", 4, 5871),
+        ("8/5k2/8/3P4/8/1P6/8/3FK3[] w - - 0 1", 3, 546),
+    ] {
+        let mut pos = Position::from_fen(&v, fen).unwrap();
+        assert_eq!(pos.perft(depth), expected, "{fen}");
+    }
+}
+
 /// The family's built-ins, as Fairy-Stockfish names them.
 const BUILTINS: &[&str] = &[
     "crazyhouse",
@@ -189,6 +236,7 @@ const BUILTINS: &[&str] = &[
     "shouse",
     "dragon",
     "capahouse",
+    "sittuyin",
     "3check",
     "5check",
 ];

@@ -19,7 +19,10 @@
 //! the second board at the same coordinates (Fairy-Stockfish's Alice notation), and a rank may
 //! then be written 8 squares long. In a variant whose turns have parts, the side to move may
 //! carry the turn phase as a digit (`w1`: White, second part; see `rules::turns`); phase 0 is
-//! written as the bare letter.
+//! written as the bare letter. Where promoted men demote when captured (crazyhouse), such a man
+//! is written with `~` after his letter (`Q~`); in n-check, the checks each side still has to
+//! give stand after the e.p. field (`3+3`), and Lichess's checks given (`+1+0`, after the move
+//! number) are read too (see `board::hands`).
 
 use super::position::{Position, CASTLE_BITS, RESERVE_NONE, RESERVE_PENDING};
 use crate::types::{Cell, Color, Piece, PieceId, Square};

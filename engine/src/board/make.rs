@@ -64,8 +64,13 @@ impl Position {
         }
     }
 
-    /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so).
+    /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so);
+    /// a man of the mover's own side there is the mover, promoting in place, and stays.
     fn capture(&mut self, sq: Square) {
+        if self.cell_fast(sq).is_color(self.side) {
+            // The mover himself, promoting where he stands (sittuyin).
+            return;
+        }
         let victim = self.edit_take(sq);
         if self.variant.captures_to_hand() {
             let us = self.side;
@@ -281,6 +286,8 @@ impl Position {
                 } else {
                     mv.to
                 };
+                // The man on the target square is a victim (or the mover himself, promoting
+                // in place: sittuyin; `capture` leaves him).
                 if self.cell_fast(victim_sq).is_piece() {
                     self.capture(victim_sq);
                     irreversible = true;

@@ -513,7 +513,7 @@ impl Position {
     }
 
     /// Moves the man on `from` to the empty `to`, where he becomes `new_cell` (same colour;
-    /// the type may change by promotion).
+    /// the type may change by promotion). `to` may be `from`: a promotion in place.
     #[inline(always)]
     pub(crate) fn shift(&mut self, from: Square, to: Square, new_cell: Cell) {
         self.shift_hashed::<true>(from, to, new_cell);
@@ -528,7 +528,7 @@ impl Position {
         new_cell: Cell,
     ) {
         let old = self.board[from.index()];
-        debug_assert!(old.is_piece() && self.board[to.index()].is_empty());
+        debug_assert!(old.is_piece() && (self.board[to.index()].is_empty() || from == to));
         let color = old.color().unwrap_or(Color::White);
         self.board[from.index()] = Cell::EMPTY;
         self.board[to.index()] = new_cell;

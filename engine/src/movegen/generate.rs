@@ -75,6 +75,9 @@ impl Position {
         }
         if self.variant.drops() {
             self.generate_drops(list);
+            if self.variant.hands().sittuyin_promotion {
+                self.generate_sittuyin_promotions(list);
+            }
         }
     }
 

@@ -2,7 +2,8 @@
 //! legal moves as Fairy-Stockfish's legality test applies them: rooks dropped only on the
 //! first rank (sittuyin), bishops dropped so that each side can still have one on each colour
 //! (placement), and compulsory drops (placement, sittuyin, koedem): while a side holds men
-//! (of the must-drop type, if one is named) and can drop one, it must, and only that type.
+//! (of the must-drop type, if one is named) and can drop one, it must, and only that type;
+//! and sittuyin's promotion move, with its rule that a promotion may not give check.
 
 use super::generate::MoveList;
 use crate::board::position::Position;
@@ -39,6 +40,17 @@ impl Position {
             }
         }
         list.truncate(kept);
+        if rules.sittuyin_promotion {
+            let mut kept = start;
+            for i in start..list.len() {
+                let mv = list[i];
+                if mv.promotion().is_none() || !self.gives_check(mv) {
+                    list[kept] = mv;
+                    kept += 1;
+                }
+            }
+            list.truncate(kept);
+        }
         if must_drop && list[start..].iter().any(|m| m.kind == MoveKind::Drop) {
             let mut kept = start;
             for i in start..list.len() {
@@ -51,12 +63,64 @@ impl Position {
         }
     }
 
+    /// Appends sittuyin's promotions: a pawn in the zone (or the side's only pawn, anywhere)
+    /// becomes a promotion piece, while the side has fewer than the type's limit, on his square
+    /// or on an empty square one of the new piece's moves reaches, provided the new piece
+    /// attacks no enemy man there (Fairy-Stockfish's `sittuyinPromotion`).
+    pub(crate) fn generate_sittuyin_promotions(&self, list: &mut MoveList) {
+        let v = self.variant.clone();
+        let rules = v.hands();
+        let us = self.side;
+        let promo = v.promotion();
+        let pawns: Vec<Square> = self
+            .squares_of(us)
+            .iter()
+            .copied()
+            .filter(|&s| promo.pawn_types & (1 << self.cell(s).id().0) != 0)
+            .collect();
+        let zone = &rules.sittuyin_zone[us.index()];
+        for &from in &pawns {
+            if pawns.len() > 1 && !zone.get(from.index()).copied().unwrap_or(false) {
+                continue;
+            }
+            let pawn = self.cell(from).id();
+            for &choice in promo.choices_for(pawn, us) {
+                let limit = promo.limit[choice.index()];
+                if limit != 0 && self.count(us, choice) >= limit {
+                    continue;
+                }
+                let leaps = &v.pieces()[choice.index()].moves[us.index()].leaps;
+                let targets = std::iter::once(from).chain(
+                    leaps
+                        .iter()
+                        .map(|l| from.offset(l.delta))
+                        .filter(|&to| self.cell(to).is_empty()),
+                );
+                for to in targets {
+                    let attacks_enemy = leaps.iter().any(|l| {
+                        let s = to.offset(l.delta);
+                        s != from && self.cell(s).is_color(us.opposite())
+                    });
+                    if !attacks_enemy {
+                        list.push(Move::with(
+                            from,
+                            to,
+                            MoveKind::Normal,
+                            Square::NONE,
+                            choice.0,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
     /// True when the drop `mv` leaves `us` able to have as many bishops (type `bishop`) on
     /// dark squares as on light ones: a bishop may not join a colour already holding half of
     /// them, another man may not take a square that the remaining bishops need.
     fn bishops_stay_paired(&self, mv: Move, bishop: PieceId, us: Color) -> bool {
         let g = self.variant.geometry();
-        let dark = |s: Square| (g.file_of(s) + g.rank_of(s)) % 2 == 0;
+        let dark = |s: Square| (g.file_of(s) + g.rank_of(s)).is_multiple_of(2);
         let total = (self.count(us, bishop) + self.in_hand(us, bishop)) as usize;
         let region = self.variant.drop_region(us);
         let (mut on_dark, mut on_light) = (0, 0);

@@ -481,6 +481,11 @@ impl Position {
             if guard.in_check {
                 self.keep_legal(list, start, None);
             }
+            if self.variant.hands().sittuyin_promotion {
+                let start = list.len();
+                self.generate_sittuyin_promotions(list);
+                self.keep_legal(list, start, None);
+            }
         }
         if pass && !guard.in_check {
             list.add(Position::pass_move());
@@ -662,7 +667,7 @@ impl Position {
     }
 
     /// True when the legal move `mv` checks the opponent.
-    fn gives_check(&mut self, mv: Move) -> bool {
+    pub(crate) fn gives_check(&mut self, mv: Move) -> bool {
         self.make_move(mv);
         let check = self.in_check();
         self.unmake_move();

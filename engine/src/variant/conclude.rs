@@ -416,7 +416,15 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             or(&spec.pass_on_stalemate, false),
         )
     });
-    let hands = conclude_hands(spec, &pieces, captures_to_hand, promotion.pawn_types, errs);
+    let mut hands = conclude_hands(spec, &pieces, captures_to_hand, promotion.pawn_types, errs);
+    if hands.sittuyin_promotion {
+        // Sittuyin's pawns promote only by its own promotion move, from the zone.
+        let cells = geometry.num_cells();
+        hands.sittuyin_zone = std::mem::replace(
+            &mut promotion.zone,
+            [vec![false; cells], vec![false; cells]],
+        );
+    }
     let filters = hands.filters()
         || pass.iter().chain(&pass_on_stalemate).any(|&p| p)
         || forbid_checks

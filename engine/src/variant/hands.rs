@@ -37,6 +37,9 @@ pub struct HandRules {
     /// Sittuyin's promotion: optional, in place or by a move of the new piece, only for a
     /// side's last pawn outside the zone, never giving check (`sittuyinPromotion`).
     pub sittuyin_promotion: bool,
+    /// Sittuyin's promotion zone per colour (the variant's own zone is then empty: no pawn
+    /// promotes by moving into it).
+    pub sittuyin_zone: [Vec<bool>; 2],
     /// Checks are counted: a side that gives its n-th check wins (`checkCounting`); the
     /// counters start from the FEN's `3+3` field.
     pub check_counting: bool,
@@ -105,6 +108,7 @@ pub(crate) fn conclude_hands(
             .then(|| by_name("rook"))
             .flatten(),
         sittuyin_promotion: or(&spec.sittuyin_promotion, false),
+        sittuyin_zone: [Vec::new(), Vec::new()],
         check_counting: or(&spec.check_counting, false),
     }
 }
