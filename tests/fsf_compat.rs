@@ -12,19 +12,8 @@ mod json;
 use json::parse_json;
 
 /// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason
-/// (Fairy-Stockfish's dialect is read as it means; what remains is a rule of another family).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "mandala",
-        "extinctionPseudoRoyal with extinctionPieceCount = 1: Fairy-Stockfish protects each of \
-         two royal men (losing either ends the game), Chimera protects none while there are two",
-    ),
-    (
-        "synochess",
-        "janggiCannon: Fairy-Stockfish's janggi cannon may not hop over nor take a cannon \
-         (the xiangqi/janggi family's rule, not yet in Chimera)",
-    ),
-];
+/// (none today).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Sections loaded today; a floor that may only rise.
 const LOADED_AT_LEAST: usize = 94;

@@ -672,8 +672,10 @@ fn parse_castling(
             return Err(bad("no castling king on its rank"));
         }
         let (board, kfile, rank) = g.coords(king);
+        // `K`/`Q` are side letters, unless the board is wide enough for them to be file letters
+        // too and a castling rook stands on that file (Shredder-style rights).
         let rook_sq = if is_side_letter
-            && !(file_letter && !fen_gates && !has_rook_on(v, men, color, board, rank, lower))
+            && !(file_letter && !fen_gates && has_rook_on(v, men, color, board, rank, lower))
         {
             let castles = |s: Square| {
                 at(s).is_some_and(|p| p.color == color && rules.rooks & (1 << p.id.0) != 0)
