@@ -366,6 +366,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             mobility[i][*color] = Some(region_table(region, &geometry, errs));
         }
     }
+    shogi.copy_to_promoted(&mut mobility);
     let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
     let pass_on_stalemate = [0, 1].map(|c| {
         or(

@@ -76,6 +76,18 @@ impl ShogiRules {
     }
 }
 
+impl ShogiRules {
+    /// Gives each promoted type the per-type data of the type whose moves it has (its
+    /// `mobilityRegion`, as Fairy-Stockfish's promoted man is of that type).
+    pub(crate) fn copy_to_promoted<T: Clone>(&self, per_type: &mut [T]) {
+        for (i, target) in self.targets.iter().enumerate() {
+            if let (Some(t), true) = (target, i < per_type.len()) {
+                per_type[i] = per_type[t.index()].clone();
+            }
+        }
+    }
+}
+
 /// The index of the piece lettered `letter` among `pieces` (the types defined in the file).
 fn by_letter(pieces: &[PieceDef], letter: char) -> Option<usize> {
     let upper = letter.to_ascii_uppercase();
