@@ -297,6 +297,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         promotion.targets[pawn.index()] = Some(target);
     }
     shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
+    shogi.mark_movers(&mut pieces);
     let castling = conclude_castling(spec, &geometry, &pieces, errs);
     let gating = conclude_gating(spec, &pieces, errs);
     let drops = or(&spec.piece_drops, false);
