@@ -44,14 +44,18 @@ impl Position {
         self.journal.push(Change::HandAdd(color, id));
     }
 
-    /// The man as he lands at the end of `mv`: the promoted type, or the mover himself, who
-    /// has his initial moves where the variant's initial region (Fairy-Stockfish's
-    /// `doubleStepRegion` reading) says so, even back there after moving (Pawnback's pawns
-    /// step back), and otherwise counts as moved.
+    /// The man as he lands at the end of `mv` (a promotion that cannot be undone sets
+    /// `irreversible`): the promoted type, or the mover himself, who has his initial moves
+    /// where the variant's initial region (Fairy-Stockfish's `doubleStepRegion` reading) says
+    /// so, even back there after moving (Pawnback's pawns step back), and otherwise counts as
+    /// moved.
     #[inline(always)]
-    fn arrived(&self, mover: Cell, mv: Move, us: Color) -> Cell {
+    fn arrived(&self, mover: Cell, mv: Move, us: Color, irreversible: &mut bool) -> Cell {
         match mv.promotion() {
-            Some(id) => Cell::new(Piece { color: us, id }, false),
+            Some(id) => {
+                *irreversible |= self.shogi_promotion_is_final(mover, mv);
+                Cell::new(Piece { color: us, id }, false)
+            }
             None => match self.variant.initial_region() {
                 Some(r)
                     if r[us.index()][mv.to.index()]
@@ -62,6 +66,14 @@ impl Position {
                 _ => mover.moved(),
             },
         }
+    }
+
+    /// True when `mv`, a move of `mover` with a piece (promotion or gating), is a shogi
+    /// promotion that cannot be undone (men do not demote): it resets the halfmove clock.
+    #[cold]
+    fn shogi_promotion_is_final(&self, mover: Cell, mv: Move) -> bool {
+        let shogi = self.variant.shogi();
+        mv.kind == MoveKind::Normal && shogi.movers & (1 << mover.id().0) != 0 && !shogi.demotion
     }
 
     /// Captures the man on `sq` (sending him to the capturer's hand where the variant says so);
@@ -292,12 +304,7 @@ impl Position {
                     self.capture(victim_sq);
                     irreversible = true;
                 }
-                let arrived = self.arrived(mover, mv, us);
-                if mv.piece != Move::NO_PIECE && mv.kind == MoveKind::Normal {
-                    // A shogi promotion cannot be undone, unless men demote (Kyoto).
-                    let shogi = self.variant.shogi();
-                    irreversible |= shogi.movers & (1 << mover.id().0) != 0 && !shogi.demotion;
-                }
+                let arrived = self.arrived(mover, mv, us, &mut irreversible);
                 self.edit_shift(mv.from, mv.to, arrived);
                 // Gating does not reset the halfmove clock (nor does it in Fairy-Stockfish):
                 // only captures, pawn moves and drops do.
@@ -387,7 +394,7 @@ impl Position {
                     self.capture(mv.aux);
                     irreversible = true;
                 }
-                let arrived = self.arrived(mover, mv, us);
+                let arrived = self.arrived(mover, mv, us, &mut irreversible);
                 self.edit_shift(mv.from, mv.to, arrived);
             }
             MoveKind::Pass => {}

@@ -121,6 +121,17 @@ fn reachable_bound(v: &Variant, start: &Counts) -> Counts {
         for &(kind, heir) in v.succession() {
             reach[heir.index()] |= 1 << kind.0;
         }
+        // A shogi man becomes his promoted type, and that type becomes him again (demoted,
+        // or captured back to a hand).
+        let shogi = v.shogi();
+        for (s, r) in reach.iter_mut().enumerate() {
+            for other in [shogi.promoted[s], shogi.unpromoted[s]]
+                .into_iter()
+                .flatten()
+            {
+                *r |= 1 << other.0;
+            }
+        }
         loop {
             let mut changed = false;
             for s in 0..types {

@@ -206,6 +206,8 @@ impl Position {
         local.sort_unstable_by_key(|m| (m.to.0, m.aux.0, m.kind as u8, m.piece));
         let mut pass = false;
         let mut last: Option<Move> = None;
+        // A man of the shogi rules is marked overlapping: his moves are expanded here.
+        let shogi = self.variant.shogi().movers & (1 << cell.id().0) != 0;
         for &m in local.iter() {
             if last == Some(m) {
                 continue;
@@ -213,6 +215,8 @@ impl Position {
             last = Some(m);
             if m.kind == MoveKind::Pass {
                 pass = true;
+            } else if shogi {
+                self.push_shogi_move(m.from, m.to, cell, m.kind, m.aux, sink);
             } else {
                 sink.add(m);
             }
@@ -230,15 +234,10 @@ impl Position {
         moves: &PieceMoves,
         sink: &mut S,
     ) {
-        let promotion = self.variant.promotion();
-        let bit = 1 << cell.id().0;
-        // One test for the common case: a man who never promotes.
-        if promotion.movers & bit == 0 {
-            self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
-        } else if promotion.pawn_types & bit != 0 {
+        if self.variant.promotion().pawn_types & (1 << cell.id().0) != 0 {
             self.generate_plain::<true, QUIETS, S>(from, cell, moves, sink);
         } else {
-            self.generate_shogi_plain(from, cell, moves, sink);
+            self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
         }
     }
 
@@ -246,7 +245,7 @@ impl Position {
     /// for the types that promote, whose moves into the zone are expanded into the choices.
     /// Without `QUIETS`, only captures and promotions are generated.
     #[inline(always)]
-    pub(crate) fn generate_plain<const PROMOTES: bool, const QUIETS: bool, S: MoveSink>(
+    fn generate_plain<const PROMOTES: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         from: Square,
         cell: Cell,
@@ -457,10 +456,6 @@ impl Position {
         let us = self.side;
         let v = &self.variant;
         let promo = &v.promotion();
-        if v.shogi().movers & (1 << cell.id().0) != 0 {
-            self.push_shogi_move(from, to, cell, kind, aux, list);
-            return;
-        }
         let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
         if !enters_zone {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));

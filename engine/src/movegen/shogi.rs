@@ -1,50 +1,16 @@
 //! Shogi-style moves ([`crate::variant::shogi`]): each board move of a man who promotes or
-//! demotes expanded into its forms (promoted, demoted, unchanged where that is allowed and
+//! demotes (listed with the men whose moves overlap, off the fast path) expanded into its forms (promoted, demoted, unchanged where that is allowed and
 //! leaves him able to move again), and drops with their restrictions (nifu, immobile men,
 //! dropping promoted).
 
 use super::generate::{MoveList, MoveSink};
 use crate::board::position::Position;
 use crate::types::{Cell, Move, MoveKind, PieceId, Square};
-use crate::variant::tables::PieceMoves;
-
-/// A sink that expands each plain move of one man into its shogi forms.
-struct Expand<'a, S: MoveSink> {
-    pos: &'a Position,
-    cell: Cell,
-    inner: &'a mut S,
-}
-
-impl<S: MoveSink> MoveSink for Expand<'_, S> {
-    #[inline]
-    fn add(&mut self, mv: Move) {
-        self.pos
-            .push_shogi_move(mv.from, mv.to, self.cell, mv.kind, mv.aux, self.inner);
-    }
-}
 
 impl Position {
-    /// The plain leaps and slides of the man `cell` on `from` (tables `moves`), a man whom the
-    /// shogi rules concern, each in its shogi forms. Quiet moves are always given: the caller
-    /// takes a superset of what it asked for.
-    #[inline(never)]
-    pub(crate) fn generate_shogi_plain<S: MoveSink>(
-        &self,
-        from: Square,
-        cell: Cell,
-        moves: &PieceMoves,
-        sink: &mut S,
-    ) {
-        let mut expand = Expand {
-            pos: self,
-            cell,
-            inner: sink,
-        };
-        self.generate_plain::<false, true, _>(from, cell, moves, &mut expand);
-    }
-
-    /// Pushes the forms of one board move of the man `cell`: promoted and demoted where the
-    /// move starts or ends in the zone (and captures, where only captures promote), unchanged
+    /// Pushes the forms of one board move of the man `cell` (whose moves are generated as a
+    /// man with overlapping moves, see [`crate::variant::shogi::ShogiRules::movers`]):
+    /// promoted and demoted where the move starts or ends in the zone (and captures, where only captures promote), unchanged
     /// unless a change is compulsory there or he could never move again from `to`.
     pub(crate) fn push_shogi_move<S: MoveSink>(
         &self,

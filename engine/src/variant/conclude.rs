@@ -322,6 +322,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         promotion.targets[pawn.index()] = Some(target);
     }
     shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
+    shogi.mark_movers(&mut pieces);
     let mut castling = conclude_castling(spec, &geometry, &pieces, errs);
     let gating = conclude_gating(spec, &pieces, errs);
     let drops = or(&spec.piece_drops, false);
@@ -396,6 +397,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             mobility[i][*color] = Some(region_table(region, &geometry, errs));
         }
     }
+    shogi.copy_to_promoted(&mut mobility);
     let king_type = or(&spec.king_type, "king".to_string());
     let palace_keys = PalaceKeys {
         confined: mobility

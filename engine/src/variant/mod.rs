@@ -68,9 +68,6 @@ pub struct PieceDef {
 pub struct PromotionRules {
     /// Piece types that promote on reaching the zone.
     pub pawn_types: PieceMask,
-    /// The types whose moves need a promotion look-up: `pawn_types` and the shogi rules'
-    /// movers ([`shogi::ShogiRules::movers`]), one test for both on the fast path.
-    pub movers: PieceMask,
     /// The types they may become, per colour, in the order the choices are listed.
     pub choices: [Vec<PieceId>; 2],
     /// The zone per colour: `zone[c][sq]` is true on a promotion square.

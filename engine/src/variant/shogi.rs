@@ -25,7 +25,8 @@ pub struct ShogiRules {
     /// Per promoted type, the type whose moves it has.
     pub targets: [Option<PieceId>; MAX_PIECE_TYPES],
     /// The types whose moves go through [`ShogiRules`]: those that promote, demote, or may
-    /// land where they could never move again.
+    /// land where they could never move again. Their moves are marked overlapping, so that
+    /// move generation lists them apart from the fast path and expands them there.
     pub movers: PieceMask,
     /// Promotion is compulsory where it is possible (`mandatoryPiecePromotion`).
     pub mandatory: bool,
@@ -73,6 +74,29 @@ impl ShogiRules {
             Some(t) if mask & (1 << t.0) != 0 => m | 1 << i,
             _ => m,
         })
+    }
+}
+
+impl ShogiRules {
+    /// Marks the movers' moves overlapping (see [`ShogiRules::movers`]).
+    pub(crate) fn mark_movers(&self, pieces: &mut [PieceDef]) {
+        for (i, p) in pieces.iter_mut().enumerate() {
+            if self.movers & (1 << i) != 0 {
+                for m in p.moves.iter_mut() {
+                    m.overlapping = true;
+                }
+            }
+        }
+    }
+
+    /// Gives each promoted type the per-type data of the type whose moves it has (its
+    /// `mobilityRegion`, as Fairy-Stockfish's promoted man is of that type).
+    pub(crate) fn copy_to_promoted<T: Clone>(&self, per_type: &mut [T]) {
+        for (i, target) in self.targets.iter().enumerate() {
+            if let (Some(t), true) = (target, i < per_type.len()) {
+                per_type[i] = per_type[t.index()].clone();
+            }
+        }
     }
 }
 
@@ -150,7 +174,7 @@ pub(crate) fn add_promoted_types(
 /// Completes the rules once the board and the other keys are known: the flags, the nifu and
 /// uchifuzume types, the squares where men could never move again, and which types' moves go
 /// through the shogi rules (the chess pawns of `promotion` promote as chess pawns do and are
-/// left to that code, with their promoted type as one more choice); sets `promotion.movers`.
+/// left to that code, with their promoted type as one more choice).
 pub(crate) fn finish(
     rules: &mut ShogiRules,
     spec: &VariantSpec,
@@ -202,7 +226,6 @@ pub(crate) fn finish(
         }
     }
     rules.movers = movers & !pawns;
-    promotion.movers = pawns | rules.movers;
     add_pawn_choices(rules, promotion);
 }
 

@@ -191,7 +191,12 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
                 betza.push_str(&format!("isO{reach}"));
             }
         }
-        lines.push(format!("piece {}& {betza}", p.letter.to_ascii_uppercase()));
+        // A promoted type is `+X` (PROTOCOLS.md 5.3).
+        let plus = if p.promoted_from.is_some() { "+" } else { "" };
+        lines.push(format!(
+            "piece {plus}{}& {betza}",
+            p.letter.to_ascii_uppercase()
+        ));
     }
     lines
 }
@@ -221,11 +226,16 @@ fn piece_to_char(v: &Variant) -> String {
         ('W', 9),
         ('M', 10),
     ];
-    let letters = v.pieces().iter().map(|p| {
-        let l = p.letter.to_ascii_uppercase();
-        let wanted = USUAL.iter().find(|(c, _)| *c == l).map(|&(_, s)| s);
-        (l, wanted, l == 'K')
-    });
+    // Promoted types (`+X`) have no slot of their own here.
+    let letters = v
+        .pieces()
+        .iter()
+        .filter(|p| p.promoted_from.is_none())
+        .map(|p| {
+            let l = p.letter.to_ascii_uppercase();
+            let wanted = USUAL.iter().find(|(c, _)| *c == l).map(|&(_, s)| s);
+            (l, wanted, l == 'K')
+        });
     slot_table(21, 0, letters, false)
 }
 
