@@ -485,7 +485,7 @@ impl Position {
                 self.capture(victim_sq);
                 irreversible = true;
             }
-            let arrived = self.arrived(mover, mv, us);
+            let arrived = self.arrived(mover, mv, us, &mut irreversible);
             self.edit_shift(mv.from, mv.to, arrived);
             if mv.kind == MoveKind::WalledDoubleStep {
                 let passed = Square((mv.from.0 + mv.to.0) / 2);
