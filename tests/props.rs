@@ -808,6 +808,10 @@ fn random_games_other_builtins() {
         if variant.has_move_filters() {
             continue; // nor rules that strike legal moves off (compulsory captures, ...)
         }
+        if variant.shogi().active() {
+            // nor shogi promotions and drops (tests/shogi.rs and pyffish's counts)
+            continue;
+        }
         if variant.walls().is_some() || variant.enclosing().is_some() {
             // nor walls placed by moves or reversi/ataxx drops (tests/boardgames.rs, and
             // perft against Fairy-Stockfish in tests/fsf_compat.rs)

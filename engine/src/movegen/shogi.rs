@@ -76,8 +76,14 @@ impl Position {
                 }
             }
             let promoted = rules.promoted[id].filter(|_| rules.drop_promoted);
+            // A royal man in hand (placement's setup) may not be dropped into check: drops are
+            // otherwise taken as legal out of check, as no drop uncovers the royal man.
+            let royal = v.is_royal(piece);
             for sq in g.squares() {
                 if !self.cell(sq).is_empty() || full_files & (1 << g.file_of(sq)) != 0 {
+                    continue;
+                }
+                if royal && self.is_attacked(sq, us.opposite()) {
                     continue;
                 }
                 if pawn
