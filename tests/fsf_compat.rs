@@ -11,12 +11,15 @@ use chimera_engine::{Position, VariantRef};
 mod json;
 use json::parse_json;
 
-/// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason
-/// (none today).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+/// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "elgam",
+    "janggi men with shogi drops (dropNoDoubled, shogiPawnDropMateIllegal, promotedPieceType) \
+     and diagonalLines: depth 3 gives 101634 against 100990; not traced yet",
+)];
 
 /// Sections loaded today; a floor that may only rise.
-const LOADED_AT_LEAST: usize = 94;
+const LOADED_AT_LEAST: usize = 137;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -99,7 +102,7 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
 }
 
 /// Fairy-Stockfish built-ins that Chimera knows by the same name; a floor that may only rise.
-const BUILTINS_AT_LEAST: usize = 61;
+const BUILTINS_AT_LEAST: usize = 120;
 
 /// Every Fairy-Stockfish built-in that Chimera has under the same name gives Fairy-Stockfish's
 /// start perft at depths 1 to 3 from Fairy-Stockfish's start FEN.

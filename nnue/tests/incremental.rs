@@ -184,6 +184,17 @@ impl Evaluator for Checked {
 
 #[test]
 fn searches_with_a_net_evaluate_incrementally_as_from_scratch() {
+    // On a thread with the stack the engine gives its search threads: a test thread's 2 MB
+    // is too little for the deepest lines of some variants.
+    std::thread::Builder::new()
+        .stack_size(chimera_engine::search::SEARCH_STACK_BYTES)
+        .spawn(search_every_builtin_with_a_net)
+        .expect("a search thread")
+        .join()
+        .expect("the searches");
+}
+
+fn search_every_builtin_with_a_net() {
     use chimera_engine::search::{Limits, Searcher, Silent};
     for name in builtin_names() {
         let v = builtin(&name).unwrap();

@@ -451,7 +451,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         // Not yet: a move that places a wall is made as one move of its own kind, and the
         // explosions and their legality tests know only the plain kinds (atomic duck chess).
         if blast.value {
-            errs.push(blast.at.error("blastOnCapture together with wallingRule is not supported yet"));
+            errs.push(
+                blast
+                    .at
+                    .error("blastOnCapture together with wallingRule is not supported yet"),
+            );
         }
     }
     let enclosing = conclude_enclosing(spec, &geometry, errs);
