@@ -791,11 +791,13 @@ fn random_games_other_builtins() {
             "paradigm",
             "pawnback",
             "georgian",
+            "wolf",
         ]
         .contains(&name.as_str())
         {
             // nor initial moves wherever a region allows them (men who move within it keep
-            // them, horde's from the first rank, pawnback's back on it), e.p. regions (none in
+            // them, horde's from the first rank, pawnback's back on it, wolf's from its
+            // region's third-rank squares), e.p. regions (none in
             // georgian) or lame oblique leaps blocked on one route (paradigm): the reference
             // reads them as Chimera's dialect does.
             continue;
@@ -812,8 +814,8 @@ fn random_games_other_builtins() {
             // nor shogi promotions and drops (tests/shogi.rs and pyffish's counts)
             continue;
         }
-        if variant.walls().is_some() || variant.enclosing().is_some() {
-            // nor walls placed by moves or reversi/ataxx drops (tests/boardgames.rs, and
+        if variant.walls().is_some() || variant.fen_walls() || variant.enclosing().is_some() {
+            // nor walls (standing or placed by moves) or reversi/ataxx drops (tests/boardgames.rs, and
             // perft against Fairy-Stockfish in tests/fsf_compat.rs)
             continue;
         }
