@@ -48,6 +48,19 @@ impl Color {
     }
 }
 
+/// The eight directions of a king's step as (files, ranks): the four orthogonal ones first,
+/// then the diagonals (rules that look at orthogonal neighbours only take the first four).
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
 /// The size of per-piece-type tables; a variant may define up to 31 types (ids 0..30), since
 /// id 31 marks the border.
 pub const MAX_PIECE_TYPES: usize = 32;

@@ -2,7 +2,7 @@
 //! hand edits, recorded on the undo stack together with the saved game state.
 
 use super::position::{Change, Position, Undo, CASTLE_BITS, RESERVE_NONE, RESERVE_PENDING};
-use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square};
+use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square, KING_STEPS};
 
 impl Position {
     fn edit_take(&mut self, sq: Square) -> Cell {
@@ -528,19 +528,7 @@ impl Position {
             return;
         }
         let g = self.variant.geometry().clone();
-        let dirs: Vec<i32> = [
-            (1, 0),
-            (-1, 0),
-            (0, 1),
-            (0, -1),
-            (1, 1),
-            (1, -1),
-            (-1, 1),
-            (-1, -1),
-        ]
-        .iter()
-        .map(|&(x, y)| g.delta(x, y) as i32)
-        .collect();
+        let dirs = KING_STEPS.map(|(x, y)| g.delta(x, y) as i32);
         let step = |sq: Square, d: i32| Square((sq.0 as i32 + d) as u16);
         let mut flips: Vec<Square> = Vec::new();
         match rule {

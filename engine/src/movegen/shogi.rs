@@ -10,8 +10,9 @@ use crate::types::{Cell, Move, MoveKind, PieceId, Square};
 impl Position {
     /// Pushes the forms of one board move of the man `cell` (whose moves are generated as a
     /// man with overlapping moves, see [`crate::variant::shogi::ShogiRules::movers`]):
-    /// promoted and demoted where the move starts or ends in the zone (and captures, where only captures promote), unchanged
-    /// unless a change is compulsory there or he could never move again from `to`.
+    /// promoted and demoted where the move starts or ends in the zone (and captures, where
+    /// only captures promote), unchanged unless a change is compulsory there or he could never
+    /// move again from `to`.
     pub(crate) fn push_shogi_move<S: MoveSink>(
         &self,
         from: Square,

@@ -5,20 +5,8 @@
 
 use super::generate::MoveList;
 use crate::board::position::Position;
-use crate::types::{Cell, Move, MoveKind, Square};
+use crate::types::{Cell, Move, MoveKind, Square, KING_STEPS};
 use crate::variant::walls::{EnclosingRule, WallingRule};
-
-/// The eight directions of a king's step, as (files, ranks).
-const KING_STEPS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 impl Position {
     /// Applies the board-game rules to the legal moves `list[start..]`: drops filtered by the
