@@ -44,26 +44,42 @@ const ALIASES: &[(&str, &str)] = &[
     ("fide", "chess"),
 ];
 
-static BUILTIN: Lazy<Registry> = Lazy::new(|| {
+/// The built-in variant files, in reading order: a section may name a parent from an earlier file.
+const BUILTIN_FILES: [(&str, &str); 8] = [
+    (BUILTIN_INI, "built-in variants.ini"),
+    (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
+    (FSF_SHOGI_INI, "built-in fsf-shogi.ini"),
+    (FSF_HANDS_INI, "built-in fsf-hands.ini"),
+    (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
+    (FSF_XIANGQI_INI, "built-in fsf-xiangqi.ini"),
+    (FSF_BOARDGAMES_INI, "built-in fsf-boardgames.ini"),
+    (FSF_MAKRUK_INI, "built-in fsf-makruk.ini"),
+];
+
+/// Chimera's own built-ins (chess, the seed games, the classic variants), read at start-up.
+static CORE: Lazy<Registry> = Lazy::new(|| read_builtins(&BUILTIN_FILES[..1], None));
+
+/// Fairy-Stockfish's built-ins, read the first time a name outside the core is asked for (or
+/// the whole list is): a run that plays chess or a seed game does not parse six more files.
+static FSF: Lazy<Registry> = Lazy::new(|| read_builtins(&BUILTIN_FILES[1..], Some(&CORE)));
+
+/// Reads built-in files into a registry of their own sections, parents looked up in `below`
+/// as well. Each variant is built the first time it is asked for: a run that plays chess does
+/// not pay for building (and hashing) Vanguard's 16x16 board. Every built-in's build is tested
+/// (`every_builtin_builds`).
+fn read_builtins(files: &[(&str, &str)], below: Option<&Registry>) -> Registry {
     let mut r = Registry {
         configs: BTreeMap::new(),
         variants: BTreeMap::new(),
         order: Vec::new(),
     };
-    // The built-ins are read now and each is built the first time it is asked for: a run
-    // that plays chess does not pay for building (and hashing) Vanguard's 16x16 board. Every
-    // built-in's build is tested (`every_builtin_builds`).
-    for (text, file) in [
-        (BUILTIN_INI, "built-in variants.ini"),
-        (FSF_BUILTIN_INI, "built-in fairy-stockfish.ini"),
-        (FSF_SHOGI_INI, "built-in fsf-shogi.ini"),
-        (FSF_HANDS_INI, "built-in fsf-hands.ini"),
-        (FSF_CHESSLIKE_INI, "built-in fsf-chesslike.ini"),
-        (FSF_XIANGQI_INI, "built-in fsf-xiangqi.ini"),
-        (FSF_BOARDGAMES_INI, "built-in fsf-boardgames.ini"),
-        (FSF_MAKRUK_INI, "built-in fsf-makruk.ini"),
-    ] {
-        let known = |name: &str| r.configs.get(name).cloned();
+    for &(text, file) in files {
+        let known = |name: &str| {
+            r.configs
+                .get(name)
+                .or_else(|| below.and_then(|b| b.configs.get(name)))
+                .cloned()
+        };
         let (sections, errors) = parse_config_sections(text, file, &known);
         if !errors.is_empty() {
             let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
@@ -77,7 +93,12 @@ static BUILTIN: Lazy<Registry> = Lazy::new(|| {
         }
     }
     r
-});
+}
+
+/// The section of a built-in variant, by exact name.
+fn builtin_config(name: &str) -> Option<&'static SectionConfig> {
+    CORE.configs.get(name).or_else(|| FSF.configs.get(name))
+}
 
 /// A variant of a registry: built, or a built-in that is built when first asked for.
 #[derive(Clone, Debug)]
@@ -104,12 +125,12 @@ impl Slot {
 
 /// A built-in variant by name (or alias), case-insensitive.
 pub fn builtin(name: &str) -> Option<VariantRef> {
-    BUILTIN.get(name)
+    Registry::new().get(name)
 }
 
 /// The names of the built-in variants, in file order.
 pub fn builtin_names() -> Vec<String> {
-    BUILTIN.names()
+    Registry::new().names()
 }
 
 /// Builds the variant of `section` and sets up its start position, which must be one the
@@ -154,8 +175,8 @@ impl LoadReport {
     }
 }
 
-/// A set of known variants: their resolved sections (so later files can inherit from them) and
-/// the built variants.
+/// A set of known variants: the built-ins, and those loaded here with their resolved sections
+/// (so later files can inherit from them). A loaded variant of a built-in's name hides it.
 #[derive(Clone, Debug)]
 pub struct Registry {
     configs: BTreeMap<String, SectionConfig>,
@@ -170,18 +191,30 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// The built-in variants.
+    /// The built-in variants (and nothing loaded yet).
     pub fn new() -> Registry {
-        BUILTIN.clone()
+        Registry {
+            configs: BTreeMap::new(),
+            variants: BTreeMap::new(),
+            order: Vec::new(),
+        }
     }
 
-    /// Looks a variant up by name or alias, case-insensitive.
+    /// Looks a variant up by name or alias, case-insensitive: those loaded here first, then
+    /// the built-ins.
     pub fn get(&self, name: &str) -> Option<VariantRef> {
         let lower = name.trim().to_ascii_lowercase();
         let key = ALIASES
             .iter()
             .find(|(a, _)| *a == lower)
             .map_or(lower.as_str(), |(_, n)| n);
+        self.get_own(key)
+            .or_else(|| CORE.get_own(key))
+            .or_else(|| FSF.get_own(key))
+    }
+
+    /// A variant of this registry's own (not looking further), built when first asked for.
+    fn get_own(&self, key: &str) -> Option<VariantRef> {
         let slot = self.variants.get(key)?;
         let section = &self.configs[key];
         Some(
@@ -196,9 +229,16 @@ impl Registry {
         )
     }
 
-    /// The names of all variants, built-ins first, then in loading order.
+    /// The names of all variants, built-ins first (in file order), then in loading order.
     pub fn names(&self) -> Vec<String> {
-        self.order.clone()
+        let mut names: Vec<String> = CORE.order.iter().chain(&FSF.order).cloned().collect();
+        let builtins = names.len();
+        for name in &self.order {
+            if !names[..builtins].contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
     }
 
     /// Loads every good variant of a definition file; the report names them and every problem
@@ -222,7 +262,12 @@ impl Registry {
     /// what the variants say they came from). A section with a problem is left out and the
     /// others load.
     pub fn load_text(&mut self, text: &str, file: &str, source: &str) -> LoadReport {
-        let known = |name: &str| self.configs.get(name).cloned();
+        let known = |name: &str| {
+            self.configs
+                .get(name)
+                .or_else(|| builtin_config(name))
+                .cloned()
+        };
         let (sections, mut errors) = parse_config_sections(text, file, &known);
         let mut built = Vec::new();
         for section in &sections {
@@ -345,5 +390,24 @@ mod tests {
         for name in builtin_names() {
             assert!(r.get(&name).is_some(), "{name}");
         }
+    }
+
+    /// A loaded file may take parents from any built-in file, and a loaded variant of a
+    /// built-in's name hides the built-in, listed once in its place.
+    #[test]
+    fn loaded_variants_inherit_from_and_hide_builtins() {
+        let mut r = Registry::new();
+        let text = "[myshogi:shogi]\n[crazyhouse:chess]\npieceDrops = false\n";
+        let report = r.load_text(text, "test.ini", "test.ini");
+        assert_eq!(report.loaded, ["myshogi", "crazyhouse"], "{report:?}");
+        let mine = r.get("myshogi").unwrap();
+        assert_eq!(mine.start_fen(), builtin("shogi").unwrap().start_fen());
+        let house = r.get("crazyhouse").unwrap();
+        assert!(!house.start_fen().contains('['), "{}", house.start_fen());
+        assert!(builtin("crazyhouse").unwrap().start_fen().contains('['));
+        let names = r.names();
+        assert_eq!(names.iter().filter(|n| *n == "crazyhouse").count(), 1);
+        assert_eq!(names.last().map(String::as_str), Some("myshogi"));
+        assert_eq!(names.len(), builtin_names().len() + 1);
     }
 }
