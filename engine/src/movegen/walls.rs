@@ -110,10 +110,15 @@ impl Position {
         };
         let us = self.side;
         let g = self.variant.geometry().clone();
-        let blasted: Vec<Square> = if self.variant.blast().is_some() {
+        let captures = mv.kind == MoveKind::EnPassant
+            || mv.kind == MoveKind::Normal && self.cell(mv.to).is_piece();
+        let blasted: Vec<Square> = if self.variant.blast().is_some() && captures {
             let ep_victim = (mv.kind == MoveKind::EnPassant).then_some(mv.aux);
+            // The capture square too: empty before an e.p. capture, and after the blast.
             g.squares()
-                .filter(|&s| self.cell(s).is_piece() && s != mv.from && Some(s) != ep_victim)
+                .filter(|&s| {
+                    self.cell(s).is_piece() && s != mv.from && Some(s) != ep_victim || s == mv.to
+                })
                 .collect()
         } else {
             Vec::new()
