@@ -206,3 +206,25 @@ fn perft_from_random_play_counts_as_fairy_stockfish_does() {
     assert!(checked > 90, "only {checked} counts checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn petrification_where_fairy_stockfish_leaves_it_undefined_is_refused() {
+    let mut r = Registry::new();
+    let text = "[kingstone:chess]\npetrifyOnCaptureTypes = k\n\n\
+                [duckstone:chess]\nwallingRule = duck\npetrifyOnCaptureTypes = q\n\n\
+                [stone:chess]\npetrifyOnCaptureTypes = q\n";
+    let report = r.load_text(text, "stone.ini", "stone.ini");
+    assert_eq!(report.loaded, ["stone"]);
+    let errors = report.errors_text("\n");
+    assert!(errors.contains("stone.ini:2"), "{errors}");
+    assert!(
+        errors.contains("a royal man may not turn into a wall"),
+        "{errors}"
+    );
+    assert!(errors.contains("stone.ini:6"), "{errors}");
+    assert!(errors.contains("wallingRule = duck"), "{errors}");
+    // A queen that takes turns into a wall; the king does not.
+    let mut pos =
+        Position::from_fen(&variant(&r, "stone"), "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1").expect("FEN");
+    assert_eq!(play(&mut pos, "d1d5"), "4k3/8/8/3*4/8/8/8/4K3 b - - 0 1");
+}
