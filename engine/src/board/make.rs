@@ -5,7 +5,7 @@ use super::position::{Change, Position, Undo, CASTLE_BITS, RESERVE_NONE, RESERVE
 use crate::types::{Cell, Color, Move, MoveKind, Piece, PieceId, Square, KING_STEPS};
 
 impl Position {
-    fn edit_take(&mut self, sq: Square) -> Cell {
+    pub(super) fn edit_take(&mut self, sq: Square) -> Cell {
         let place = self.list_place(sq);
         let cell = self.take(sq);
         self.journal.push(Change::Took(sq, cell, place));
@@ -39,7 +39,7 @@ impl Position {
         self.journal.push(Change::HandSub(color, id));
     }
 
-    fn edit_hand_add(&mut self, color: Color, id: PieceId) {
+    pub(super) fn edit_hand_add(&mut self, color: Color, id: PieceId) {
         self.hand_add(color, id);
         self.journal.push(Change::HandAdd(color, id));
     }
@@ -207,6 +207,10 @@ impl Position {
     #[cold]
     #[inline(never)]
     fn after_move(&mut self, mv: Move, us: Color, journal_start: usize) {
+        // The moves that land a man on `to` by a plain step, leap or slide, with or without
+        // a wall: the ones whose captures explode or petrify. A move that places a wall sets
+        // it down before the blast, on a square empty before the move (`movegen::walls`), so
+        // the blast never meets it.
         let lands = matches!(
             mv.kind,
             MoveKind::Normal
@@ -214,9 +218,14 @@ impl Position {
                 | MoveKind::Gate
                 | MoveKind::DoubleStepGate
                 | MoveKind::EnPassant
+                | MoveKind::Walled
+                | MoveKind::WalledDoubleStep
+                | MoveKind::WalledEnPassant
         );
         if lands && self.variant.blast().is_some() {
             self.explode(mv.to, journal_start);
+        } else if lands && self.variant.petrify().is_some() {
+            self.petrify_capturer(mv, journal_start);
         }
         if self.variant.reserve().is_some() {
             self.enter_reserves(us);
@@ -263,6 +272,9 @@ impl Position {
                     if let Some(owner) = cell.color() {
                         self.edit_hand_add(owner.opposite(), cell.id());
                     }
+                }
+                if self.petrified_by_blast(sq == center, cell) {
+                    self.edit_wall(sq, true);
                 }
                 let lost = self.rights_mask.get(sq.index()).copied().unwrap_or(0);
                 self.st.castling &= !lost;

@@ -10,6 +10,7 @@ mod journal;
 mod make;
 mod makruk;
 mod oddities;
+mod petrify;
 pub(crate) mod position;
 mod query;
 

@@ -6,8 +6,9 @@
 //! ([`Variant::chesslike_legality`](crate::variant::Variant::chesslike_legality)).
 
 use crate::board::position::{CastlePath, Change, Position};
-use crate::types::{Color, Square, MAX_PIECE_TYPES};
+use crate::types::{Cell, Color, MoveKind, Square, MAX_PIECE_TYPES};
 use crate::variant::chesslike::PseudoRoyalRules;
+use crate::variant::tables::PieceMask;
 
 impl Position {
     /// True when `color`'s royal men are in danger under the family's rules: after `color`'s
@@ -29,6 +30,47 @@ impl Position {
                     })
             }
         }
+    }
+
+    /// [`Position::royal_in_danger`] for `us` just after `us`'s move, with the wall that move
+    /// made seen through as Fairy-Stockfish's move test sees it (it takes the capture square
+    /// of an explosion, and an en-passant victim's square, as empty, whatever stands there
+    /// after the move): a capturer petrified by his own blast, the duck set down where a man
+    /// was taken en passant.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn danger_seeing_through(&mut self, us: Color) -> bool {
+        let Some(sq) = self.wall_seen_through() else {
+            return self.royal_in_danger(us);
+        };
+        self.board[sq.index()] = Cell::EMPTY;
+        let danger = self.royal_in_danger(us);
+        self.board[sq.index()] = Cell::WALL;
+        danger
+    }
+
+    /// The wall the last move made that Fairy-Stockfish's move test does not see, if any.
+    fn wall_seen_through(&self) -> Option<Square> {
+        let undo = self.history.last()?;
+        let mv = undo.mv;
+        let changes = &self.journal[undo.journal_len as usize..];
+        let petrified = |sq: Square| {
+            changes
+                .iter()
+                .any(|c| matches!(*c, Change::Wall(w, true) if w == sq))
+        };
+        if self.variant.petrify().is_some() && petrified(mv.to) && self.is_wall(mv.to) {
+            return Some(mv.to);
+        }
+        if mv.kind == MoveKind::WalledEnPassant && mv.from != mv.to {
+            let g = self.variant.geometry();
+            let back = g.delta(0, if undo.side == Color::White { -1 } else { 1 }) as i32;
+            let victim = Square((mv.to.0 as i32 + back) as u16);
+            if mv.aux == victim && self.is_wall(victim) {
+                return Some(victim);
+            }
+        }
+        None
     }
 
     /// True when the last move was a capture of a man of the mover's own type, by a type
@@ -122,6 +164,18 @@ impl Position {
         !self.touches_enemy_pseudo_royal(sq, color) && self.is_attacked(sq, color.opposite())
     }
 
+    /// [`Position::attacked_royal`] counting only enemy men whose types are in `types`.
+    fn attacked_royal_by(&self, sq: Square, color: Color, types: PieceMask) -> bool {
+        if types == PieceMask::MAX {
+            return self.attacked_royal(sq, color);
+        }
+        let them = color.opposite();
+        let general = self.variant.attacks()[them.index()].general & types;
+        !self.touches_enemy_pseudo_royal(sq, color)
+            && (self.attacked_by_plain(sq, them, types)
+                || general != 0 && self.attacked_by_general(sq, them, general))
+    }
+
     /// Fairy-Stockfish's pseudo-royal test for `color`: a true king attacked, a pseudo-royal
     /// man attacked (not after a move that takes an enemy pseudo-royal man), every man of the
     /// extinction types attacked at once under duple check, or, just after the move, a
@@ -135,6 +189,7 @@ impl Position {
         let v = &self.variant;
         let extinction = v.extinction_types();
         let mut exempt = false;
+        let mut attackers = PieceMask::MAX;
         if just_moved {
             let lost = self.last_move_losses();
             // A type's men were pseudo-royal before the move when there were at most `limit`.
@@ -145,10 +200,18 @@ impl Position {
                         <= rules.limit as i32
             };
             let n = v.num_pieces();
-            if v.blast().is_some() && (0..n).any(|id| was_pseudo(color, id)) {
+            // Blowing up or petrifying one's own pseudo-royal man is illegal.
+            if (v.blast().is_some() || v.petrify().is_some())
+                && (0..n).any(|id| was_pseudo(color, id))
+            {
                 return true;
             }
             exempt = (0..n).any(|id| was_pseudo(color.opposite(), id));
+            // Fairy-Stockfish's move test: an enemy pseudo-royal type that petrifies cannot
+            // capture, so its men attack nothing (its check test counts them all).
+            if let Some(p) = v.petrify() {
+                attackers &= !(p.types & extinction);
+            }
         }
         let mut candidates = 0;
         let mut attacked_candidates = 0;
@@ -157,14 +220,15 @@ impl Position {
             if !v.is_royal(id) {
                 continue;
             }
-            let attacked = self.attacked_royal(sq, color);
             if extinction & (1 << id.0) == 0 {
+                let attacked = self.attacked_royal(sq, color);
                 // A true king, guarded whatever happens to the pseudo-royal men.
                 if attacked {
                     return true;
                 }
                 continue;
             }
+            let attacked = self.attacked_royal_by(sq, color, attackers);
             if attacked && !exempt && self.is_pseudo_royal(sq, color, rules) {
                 return true;
             }

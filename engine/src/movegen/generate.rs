@@ -712,7 +712,7 @@ impl Position {
 
     /// The slow part of the attack test: runs the capture rays of `by`'s men whose types are in
     /// `mask` and looks for one that reaches `sq`.
-    fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
+    pub(crate) fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
         self.squares_of(by).iter().any(|&from| {
             let cell = self.cell_fast(from);
             let palace = self.variant.palace().is_some();

@@ -268,9 +268,20 @@ impl Position {
             return false;
         }
         self.make_move(mv);
-        let ok = !self.royal_in_danger(us);
+        let ok = !self.move_left_royal_in_danger(us);
         self.unmake_move();
         ok
+    }
+
+    /// True when the move `us` has just made left a protected royal man of `us` capturable
+    /// ([`Position::royal_in_danger`], with the few walls Fairy-Stockfish's test sees
+    /// through).
+    #[inline(always)]
+    pub fn move_left_royal_in_danger(&mut self, us: Color) -> bool {
+        if self.variant.legality_sees_through_walls() {
+            return self.danger_seeing_through(us);
+        }
+        self.royal_in_danger(us)
     }
 
     /// True when `mv`, a pseudo-legal move of the side to move, leaves its royal man safe:
@@ -384,9 +395,16 @@ impl Position {
             // wall, in atomic duck chess).
             let start = list.len();
             self.generate_pseudo_legal(list);
-            self.keep_legal(list, start, None);
-            if board_game {
-                self.board_game_moves(list, start);
+            let walled = self.variant.walls().is_some_and(|w| !w.or_move)
+                && self.variant.enclosing().is_none();
+            if walled {
+                // The wall may block an attack: each move is judged with its wall.
+                self.keep_legal_walled(list, start);
+            } else {
+                self.keep_legal(list, start, None);
+                if board_game {
+                    self.board_game_moves(list, start);
+                }
             }
             if self.variant.has_move_filters() {
                 self.apply_filters_and_stalemate_pass(list, start);

@@ -30,20 +30,52 @@ impl Position {
             list.truncate(start);
             let mut walls = Vec::new();
             for mv in base {
-                let kind = match mv.kind {
-                    MoveKind::Normal => MoveKind::Walled,
-                    MoveKind::DoubleStep => MoveKind::WalledDoubleStep,
-                    MoveKind::EnPassant => MoveKind::WalledEnPassant,
-                    MoveKind::Castle => MoveKind::WalledCastle,
-                    _ => {
-                        list.push(mv);
-                        continue;
-                    }
+                let Some(kind) = walled_kind(mv.kind) else {
+                    list.push(mv);
+                    continue;
                 };
                 walls.clear();
                 self.wall_squares(mv, &mut walls);
                 for &w in &walls {
                     list.push(Move::with(mv.from, mv.to, kind, w, mv.piece));
+                }
+            }
+        }
+    }
+
+    /// Chess-like legality with walls (atomic duck chess): every pseudo-legal move in
+    /// `list[start..]` that must place a wall is listed once per square its wall may take
+    /// where the move, wall and all, leaves the mover's royal men safe (the new wall may
+    /// block an attack). Each move is first judged without its wall: when that is safe and
+    /// the enemy's attacks are plain leaps and slides (a wall only takes attacks away), every
+    /// wall square is; otherwise each is tried.
+    pub(crate) fn keep_legal_walled(&mut self, list: &mut MoveList, start: usize) {
+        let base: Vec<Move> = list[start..].to_vec();
+        list.truncate(start);
+        let us = self.side;
+        let plain = self.variant.attacks()[us.opposite().index()].general == 0;
+        let mut walls = Vec::new();
+        for mv in base {
+            let Some(kind) = walled_kind(mv.kind) else {
+                if self.is_legal_by_making(mv) {
+                    list.push(mv);
+                }
+                continue;
+            };
+            walls.clear();
+            self.wall_squares(mv, &mut walls);
+            let walled = |w: Square| Move::with(mv.from, mv.to, kind, w, mv.piece);
+            let Some(&first) = walls.first() else {
+                continue;
+            };
+            self.make_move(walled(first));
+            self.board[first.index()] = Cell::EMPTY;
+            let open_safe = !self.royal_in_danger(us);
+            self.board[first.index()] = Cell::WALL;
+            self.unmake_move();
+            for &w in &walls {
+                if open_safe && plain || self.is_legal_by_making(walled(w)) {
+                    list.push(walled(w));
                 }
             }
         }
@@ -68,13 +100,29 @@ impl Position {
     }
 
     /// The squares where the wall of the move `mv` (one without its wall) may go: empty after
-    /// the move, inside the mover's walling region, and where the rule allows.
+    /// the move, inside the mover's walling region, and where the rule allows. As in
+    /// Fairy-Stockfish, a square is empty after the move when it was before, or the mover
+    /// left it, or the man taken en passant stood there: never one an explosion clears (the
+    /// wall is set down before the blast) nor the capture square.
     fn wall_squares(&mut self, mv: Move, out: &mut Vec<Square>) {
         let Some(rules) = self.variant.walls().cloned() else {
             return;
         };
         let us = self.side;
         let g = self.variant.geometry().clone();
+        let captures = mv.kind == MoveKind::EnPassant
+            || mv.kind == MoveKind::Normal && self.cell(mv.to).is_piece();
+        let blasted: Vec<Square> = if self.variant.blast().is_some() && captures {
+            let ep_victim = (mv.kind == MoveKind::EnPassant).then_some(mv.aux);
+            // The capture square too: empty before an e.p. capture, and after the blast.
+            g.squares()
+                .filter(|&s| {
+                    self.cell(s).is_piece() && s != mv.from && Some(s) != ep_victim || s == mv.to
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.make_move(mv);
         let mut reach = Vec::new();
         if rules.rule == WallingRule::Arrow {
@@ -94,7 +142,10 @@ impl Position {
         }
         let region = rules.region[us.index()].as_ref();
         for sq in g.squares() {
-            if !self.cell(sq).is_empty() || region.is_some_and(|r| !r[sq.index()]) {
+            if !self.cell(sq).is_empty()
+                || region.is_some_and(|r| !r[sq.index()])
+                || blasted.contains(&sq)
+            {
                 continue;
             }
             let ok = match rules.rule {
@@ -202,5 +253,17 @@ impl Position {
     pub(crate) fn board_full(&self) -> bool {
         let g = self.variant.geometry();
         g.squares().all(|s| !self.cell(s).is_empty())
+    }
+}
+
+/// The kind of a move that also places a wall, for a move of `kind`; `None` for the kinds
+/// that place none.
+fn walled_kind(kind: MoveKind) -> Option<MoveKind> {
+    match kind {
+        MoveKind::Normal => Some(MoveKind::Walled),
+        MoveKind::DoubleStep => Some(MoveKind::WalledDoubleStep),
+        MoveKind::EnPassant => Some(MoveKind::WalledEnPassant),
+        MoveKind::Castle => Some(MoveKind::WalledCastle),
+        _ => None,
     }
 }

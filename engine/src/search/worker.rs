@@ -1391,7 +1391,7 @@ impl<'a> Worker<'a> {
             let handed_over = self.pos.side_to_move() != us;
             let mut gives_check = (handed_over && self.checking && !may_check).then_some(false);
             if !in_check {
-                if !surely_legal && self.pos.royal_in_danger(us) {
+                if !surely_legal && self.pos.move_left_royal_in_danger(us) {
                     self.pos.unmake_move();
                     continue;
                 }

@@ -112,9 +112,12 @@ impl Tables {
                 a.hand_over(palace.attackers, palace.replaced);
             }
         }
-        // Explosions, pseudo-royal men and immunities make a capture more than a plain leap
-        // or slide: no pins walked from the royal man, no exchange evaluation.
-        let chesslike = r.blast.is_some() || r.pseudo_royal.is_some() || r.mutually_immune != 0;
+        // Explosions, petrification, pseudo-royal men and immunities make a capture more than
+        // a plain leap or slide: no pins walked from the royal man, no exchange evaluation.
+        let chesslike = r.blast.is_some()
+            || r.petrify.is_some()
+            || r.pseudo_royal.is_some()
+            || r.mutually_immune != 0;
         let simple_attacks = attacks.iter().all(|a| a.general == 0) && !chesslike;
         // Checks are judged by the mover's type and squares only where attacks are plain leaps
         // and slides on one board and no rule adds to what a move does (succession does: a

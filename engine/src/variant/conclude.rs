@@ -13,11 +13,12 @@ use super::counting::{CountingRule, CountingRules};
 use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
 use super::hands::{conclude_hands, HandRules};
 use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
+use super::petrify::PetrifyRules;
 use super::shogi::{self, ShogiRules};
 use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
 use super::turns::TurnRules;
-use super::walls::{EnclosingRules, WallRules};
+use super::walls::{EnclosingRules, WallRules, WallingRule};
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
 use crate::types::{Geometry, PieceId, MAX_BOARD_SIDE};
 
@@ -103,6 +104,11 @@ pub(crate) struct Rules {
     pub blast: Option<BlastRules>,
     pub mutually_immune: PieceMask,
     pub pseudo_royal: Option<PseudoRoyalRules>,
+    /// Capturers turned into walls (`variant::petrify`).
+    pub petrify: Option<PetrifyRules>,
+    /// The legality test sees through the wall a move made (explosions with petrification
+    /// or with the duck, as Fairy-Stockfish's test does).
+    pub sees_through_walls: bool,
     /// Xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang).
     pub palace: Option<PalaceRules>,
     pub counting: Option<CountingRules>,
@@ -447,21 +453,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
     let walls = conclude_walls(spec, &geometry, errs);
-    if let (Some(_), Some(blast)) = (&walls, &spec.blast_on_capture) {
-        // Not yet: a move that places a wall is made as one move of its own kind, and the
-        // explosions and their legality tests know only the plain kinds (atomic duck chess).
-        if blast.value {
-            errs.push(
-                blast
-                    .at
-                    .error("blastOnCapture together with wallingRule is not supported yet"),
-            );
-        }
-    }
+    let petrify = conclude_petrify(spec, &pieces, &walls, &pseudo_royal, errs);
+    let sees_through_walls = blast.is_some() && (petrify.is_some() || walls.is_some());
     let enclosing = conclude_enclosing(spec, &geometry, errs);
     // Fairy-Stockfish writes a wall as `*` in the placement field, where Chimera's own dialect
     // marks a man that has moved.
-    let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen));
+    let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen)) || petrify.is_some();
     let free_drops = or(&spec.free_drops, false);
     let adjudicate_full_board = or(&spec.adjudicate_full_board, false);
     let special_legality = filters
@@ -470,6 +467,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || extinction.is_some()
         || connect.is_some()
         || blast.is_some()
+        || petrify.is_some()
         || mutually_immune != 0
         || pseudo_royal.is_some()
         || walls.is_some()
@@ -493,8 +491,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     };
     let cambodian = or(&spec.cambodian_moves, false);
     // One test on make's common path for every rule that acts after the move itself.
-    let after_move_rules =
-        reserve.is_some() || enclosing.is_some() || counting.is_some() || cambodian;
+    let after_move_rules = reserve.is_some()
+        || enclosing.is_some()
+        || counting.is_some()
+        || cambodian
+        || petrify.is_some();
 
     Some(Rules {
         name: spec.name.clone(),
@@ -569,6 +570,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         blast,
         mutually_immune,
         pseudo_royal,
+        petrify,
+        sees_through_walls,
         palace,
         counting: counting.clone(),
         makpong: or(&spec.makpong_rule, false),
@@ -599,6 +602,44 @@ fn conclude_chesslike(
             duple: or(&spec.duple_check, false),
         });
     (blast, mutually_immune, pseudo_royal)
+}
+
+/// Petrification (`petrifyOnCaptureTypes`, `petrifyBlastPieces`). Refused where
+/// Fairy-Stockfish leaves it undefined: a true king that would turn into a wall, and the
+/// duck, whose move lifts every wall.
+fn conclude_petrify(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    walls: &Option<WallRules>,
+    pseudo_royal: &Option<PseudoRoyalRules>,
+    errs: &mut Vec<VariantError>,
+) -> Option<PetrifyRules> {
+    let given = spec.petrify_on_capture_types.as_ref()?;
+    let types = letter_set(&spec.petrify_on_capture_types, 0, pieces, errs);
+    if types == 0 {
+        return None;
+    }
+    let royal_king = pieces
+        .iter()
+        .enumerate()
+        .any(|(i, p)| p.royal && types & (1 << i) != 0 && pseudo_royal.is_none());
+    if royal_king {
+        errs.push(
+            given
+                .at
+                .error("a royal man may not turn into a wall (petrifyOnCaptureTypes)"),
+        );
+    }
+    if walls.as_ref().is_some_and(|w| w.rule == WallingRule::Duck) {
+        errs.push(given.at.error(
+            "petrifyOnCaptureTypes together with wallingRule = duck is not supported \
+             (the duck's move lifts every wall)",
+        ));
+    }
+    Some(PetrifyRules {
+        types,
+        blast_pieces: or(&spec.petrify_blast_pieces, false),
+    })
 }
 
 /// Every piece's moves compiled for the board; `None` when the variant has no pieces.

@@ -18,6 +18,7 @@ pub mod ends;
 pub mod hands;
 mod legs;
 pub mod palace;
+pub mod petrify;
 mod reach;
 pub mod setup;
 pub mod shogi;
@@ -411,6 +412,20 @@ impl Variant {
     #[inline]
     pub fn blast(&self) -> Option<&chesslike::BlastRules> {
         self.rules.blast.as_ref()
+    }
+
+    /// Petrification of capturers (`petrifyOnCaptureTypes`), if the variant has it.
+    #[inline]
+    pub fn petrify(&self) -> Option<&petrify::PetrifyRules> {
+        self.rules.petrify.as_ref()
+    }
+
+    /// True when the legality test must see through a wall the move has just made, as
+    /// Fairy-Stockfish's does (`movegen::chesslike`): a capturer petrified by his explosion,
+    /// or the duck set down on the square of a man taken en passant.
+    #[inline(always)]
+    pub fn legality_sees_through_walls(&self) -> bool {
+        self.rules.sees_through_walls
     }
 
     /// Types that may not capture a man of their own type (`mutuallyImmuneTypes`).

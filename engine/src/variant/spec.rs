@@ -247,6 +247,9 @@ pub(crate) struct VariantSpec {
     pub blast_immune_types: Given<Vec<char>>,
     pub mutually_immune_types: Given<Vec<char>>,
     pub duple_check: Given<bool>,
+    // Petrify family (`variant::petrify`): capturers turned into walls.
+    pub petrify_on_capture_types: Given<Vec<char>>,
+    pub petrify_blast_pieces: Given<bool>,
     // Xiangqi and janggi (`variant::palace`).
     pub soldier_promotion_rank: Given<usize>,
     pub diagonal_lines: Given<String>,
@@ -537,6 +540,9 @@ const KEYS: &[Key] = &[
         if |s| or(&s.blast_on_capture, false)),
     key!("mutuallyImmuneTypes" => mutually_immune_types: parse_piece_letters),
     key!("dupleCheck" => duple_check: parse_bool, if |s| or(&s.extinction_pseudo_royal, false)),
+    // Petrify family: a capturer of these types turns into a wall (`variant::petrify`).
+    key!("petrifyOnCaptureTypes" => petrify_on_capture_types: parse_piece_letters),
+    key!("petrifyBlastPieces" => petrify_blast_pieces: parse_bool),
     // Xiangqi and janggi.
     key!("soldierPromotionRank" => soldier_promotion_rank: parse_rank),
     key!("diagonalLines" => diagonal_lines: text),
