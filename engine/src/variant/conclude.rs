@@ -66,6 +66,10 @@ pub(crate) struct Rules {
     /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
     pub ep_region: [Option<Vec<bool>>; 2],
     pub first_rank_pawn_drops: bool,
+    /// Per colour, the types whose drops `firstRankPawnDrops` and `promotionZonePawnDrops`
+    /// restrict: Fairy-Stockfish's predefined pawn only (not elgam's soldiers), Chimera's
+    /// promoting types.
+    pub drop_pawns: [PieceMask; 2],
     pub promotion_zone_pawn_drops: bool,
     pub flying_general: bool,
     /// Per colour: a side may pass (`pass`), or may pass when it has no other move
@@ -503,6 +507,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let after_move_rules =
         reserve.is_some() || enclosing.is_some() || counting.is_some() || cambodian;
 
+    let drop_pawns = if fsf {
+        [named(&pieces, |p| p.name == "pawn"); 2]
+    } else {
+        promotion.pawns_by_color
+    };
     Some(Rules {
         name: spec.name.clone(),
         source: source.to_string(),
@@ -541,6 +550,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         drop_region,
         ep_region,
         first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
+        drop_pawns,
         promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
         flying_general,
         pass,

@@ -493,8 +493,14 @@ impl Variant {
         self.rules.ep_region[color.index()].as_deref()
     }
 
-    /// Pawns may be dropped on their first rank (`firstRankPawnDrops`) and in their promotion
-    /// zone (`promotionZonePawnDrops`).
+    /// True when a man of type `id` and colour `color` is a pawn for the drop rules.
+    #[inline]
+    pub fn is_drop_pawn(&self, id: PieceId, color: Color) -> bool {
+        self.rules.drop_pawns[color.index()] & (1 << id.0) != 0
+    }
+
+    /// Whether pawns (see [`Variant::is_drop_pawn`]) may be dropped on the first rank and in
+    /// the promotion zone.
     #[inline]
     pub fn pawn_drops_allowed(&self) -> (bool, bool) {
         (
