@@ -5,7 +5,9 @@ pyffish`), in the format of tests/data/perft/*.epd (`<FEN> ;D1 n ;D2 n ...`).
 usage: pyffish_perft.py VARIANT MAXDEPTH < fens.txt
        pyffish_perft.py VARIANT MAXDEPTH --random GAMES SEED [MAXNODES] (positions from seeded
        random games from the start position, each taken 6 to 60 plies in)
-Counts stop at the first depth above MAXNODES (default 3 million) nodes."""
+Counts stop at the first depth above MAXNODES (default 3 million) nodes.
+--ini FILE (anywhere after MAXDEPTH) first loads FILE's sections (`load_variant_config`), so
+that VARIANT may be one of them."""
 
 import random
 import sys
@@ -50,6 +52,11 @@ def random_fens(variant, games, seed):
 
 
 def main():
+    if "--ini" in sys.argv:
+        at = sys.argv.index("--ini")
+        with open(sys.argv[at + 1]) as f:
+            pyffish.load_variant_config(f.read())
+        del sys.argv[at : at + 2]
     variant, depth = sys.argv[1], int(sys.argv[2])
     cap = 3_000_000
     if len(sys.argv) > 3 and sys.argv[3] == "--random":

@@ -323,10 +323,7 @@ impl Position {
             let c = self.cell(sq);
             let Some(color) = c.color() else { continue };
             let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
-            if last
-                && v.promotion().pawn_types & (1 << c.id().0) != 0
-                && v.in_promotion_zone(color, sq)
-            {
+            if last && v.promotion().promotes(c.id(), color) && v.in_promotion_zone(color, sq) {
                 return Err(FenError::new(
                     FenField::Board,
                     g.name(sq),

@@ -304,7 +304,7 @@ impl Position {
             | MoveKind::DoubleStepGate
             | MoveKind::EnPassant => {
                 let mover = self.cell_fast(mv.from);
-                irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
+                irreversible = self.variant.pawn_like(self.side) & (1 << mover.id().0) != 0;
                 let victim_sq = if mv.kind == MoveKind::EnPassant {
                     mv.aux
                 } else {
@@ -388,8 +388,9 @@ impl Position {
                     None => partner.moved(),
                 };
                 self.edit_put(mv.from, partner_now);
-                irreversible =
-                    self.variant.pawn_like() & (1 << partner.id().0 | 1 << mover.id().0) != 0;
+                irreversible = self.variant.pawn_like(self.side)
+                    & (1 << partner.id().0 | 1 << mover.id().0)
+                    != 0;
             }
             MoveKind::Place => {
                 self.set_reserve(us, 0, self.variant.geometry().file_of(mv.from) as u8);
@@ -401,7 +402,7 @@ impl Position {
                 // The man moves on his own board to `aux` (taking whoever stands there), then
                 // goes across to the same square on another board.
                 let mover = self.cell_fast(mv.from);
-                irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
+                irreversible = self.variant.pawn_like(self.side) & (1 << mover.id().0) != 0;
                 if self.cell_fast(mv.aux).is_piece() {
                     self.capture(mv.aux);
                     irreversible = true;
@@ -484,7 +485,7 @@ impl Position {
             }
         } else {
             let mover = self.cell_fast(mv.from);
-            irreversible = self.variant.pawn_like() & (1 << mover.id().0) != 0;
+            irreversible = self.variant.pawn_like(self.side) & (1 << mover.id().0) != 0;
             let victim_sq = if mv.kind == MoveKind::WalledEnPassant {
                 // Fairy-Stockfish's e.p.: the victim stands beside the mover's start square.
                 let g = self.variant.geometry();

@@ -112,7 +112,7 @@ fn reachable_bound(v: &Variant, start: &Counts) -> Counts {
         // reach[s]: the types a man of type s may become, in any number of steps.
         let mut reach: Vec<PieceMask> = (0..types).map(|s| 1 << s).collect();
         for (s, r) in reach.iter_mut().enumerate() {
-            if v.promotion().pawn_types & (1 << s) != 0 {
+            if v.promotion().promotes(PieceId(s as u8), color) {
                 for &into in v.promotion().choices_for(PieceId(s as u8), color) {
                     *r |= 1 << into.0;
                 }

@@ -43,7 +43,7 @@ impl Position {
             if !in_hand || v.drop_types() & (1 << id) == 0 {
                 continue;
             }
-            let pawn = v.promotion().pawn_types & (1 << id) != 0;
+            let pawn = v.is_drop_pawn(PieceId(id as u8), us);
             for sq in g.squares() {
                 if !self.cell(sq).is_empty() {
                     continue;

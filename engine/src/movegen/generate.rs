@@ -234,7 +234,7 @@ impl Position {
         moves: &PieceMoves,
         sink: &mut S,
     ) {
-        if self.variant.promotion().pawn_types & (1 << cell.id().0) != 0 {
+        if self.variant.promotion().promotes(cell.id(), self.side) {
             self.generate_plain::<true, QUIETS, S>(from, cell, moves, sink);
         } else {
             self.generate_plain::<false, QUIETS, S>(from, cell, moves, sink);
@@ -456,7 +456,7 @@ impl Position {
         let us = self.side;
         let v = &self.variant;
         let promo = &v.promotion();
-        let enters_zone = promo.pawn_types & (1 << cell.id().0) != 0 && v.in_promotion_zone(us, to);
+        let enters_zone = promo.promotes(cell.id(), us) && v.in_promotion_zone(us, to);
         if !enters_zone {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
             return;

@@ -76,7 +76,7 @@ impl Position {
             .squares_of(us)
             .iter()
             .copied()
-            .filter(|&s| promo.pawn_types & (1 << self.cell(s).id().0) != 0)
+            .filter(|&s| promo.promotes(self.cell(s).id(), us))
             .collect();
         let zone = &rules.sittuyin_zone[us.index()];
         for &from in &pawns {

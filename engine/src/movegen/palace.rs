@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 
 use super::generate::MoveList;
 use crate::board::position::Position;
-use crate::types::{Cell, Color, Move, MoveKind, Square};
+use crate::types::{Cell, Color, MoveKind, Square};
 use crate::variant::palace::{DiagonalMove, PalaceRules};
 
 /// The points one man reaches along the palace diagonals.
@@ -200,9 +200,13 @@ impl Position {
                 if self.cell_fast(to).is_color(us) {
                     continue;
                 }
-                let mv = Move::normal(from, to);
-                if self.is_legal_by_making(mv) {
-                    list.push(mv);
+                // A soldier may reach his promotion zone along a line: his promotion choices.
+                let mut moves = MoveList::new();
+                self.push_board_move(from, to, cell, MoveKind::Normal, Square::NONE, &mut moves);
+                for &mv in moves.as_slice() {
+                    if self.is_legal_by_making(mv) {
+                        list.push(mv);
+                    }
                 }
             }
         }

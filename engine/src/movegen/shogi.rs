@@ -61,7 +61,7 @@ impl Position {
             if self.in_hand(us, piece) == 0 || v.drop_types() & (1 << id) == 0 {
                 continue;
             }
-            let pawn = v.promotion().pawn_types & (1 << id) != 0;
+            let pawn = v.is_drop_pawn(piece, us);
             let mut full_files = 0u32;
             if let Some((kind, count)) = rules.no_doubled.filter(|(k, _)| *k == piece) {
                 let mut on_file = [0u8; 16];

@@ -741,7 +741,7 @@ impl<'a> Worker<'a> {
         let us = self.pos.side_to_move();
         self.pos.squares_of(us).iter().any(|&sq| {
             let id = self.pos.cell(sq).id();
-            !v.is_royal(id) && v.promotion().pawn_types & (1 << id.0) == 0
+            !v.is_royal(id) && !v.promotion().promotes(id, us)
         })
     }
 

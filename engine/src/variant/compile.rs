@@ -213,6 +213,15 @@ fn add_leg(
                 ray.skip_first = true;
             }
         }
+        if leg.lame && !jumps && leaper && lame == LameOblique::OrthogonalFirst {
+            // Fairy-Stockfish moves a lame leaper only along the tables of its lame dabbaba,
+            // horse, elephant and janggi elephant: a lame leap of any other shape (elgam's
+            // `nC`) never moves there.
+            let (minor, major) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
+            if !matches!((minor, major), (0, 2) | (1, 2) | (2, 2) | (2, 3)) {
+                continue;
+            }
+        }
         if leg.lame && !jumps {
             let mut routes = lame_routes(dx, dy);
             if lame == LameOblique::OrthogonalFirst {

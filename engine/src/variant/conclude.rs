@@ -67,6 +67,10 @@ pub(crate) struct Rules {
     /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
     pub ep_region: [Option<Vec<bool>>; 2],
     pub first_rank_pawn_drops: bool,
+    /// Per colour, the types whose drops `firstRankPawnDrops` and `promotionZonePawnDrops`
+    /// restrict: Fairy-Stockfish's predefined pawn only (not elgam's soldiers), Chimera's
+    /// promoting types.
+    pub drop_pawns: [PieceMask; 2],
     pub promotion_zone_pawn_drops: bool,
     pub flying_general: bool,
     /// Per colour: a side may pass (`pass`), or may pass when it has no other move
@@ -92,7 +96,7 @@ pub(crate) struct Rules {
     pub stalemate_piece_count: bool,
     pub stalemate_value: GameValue,
     pub checkmate_value: GameValue,
-    pub pawn_like: PieceMask,
+    pub pawn_like: [PieceMask; 2],
     pub template: String,
     pub piece_to_char_table: Option<String>,
     pub pocket_size: u32,
@@ -255,6 +259,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     };
     let pawn_types = letter_set(&spec.pawn_types, default_pawns, &pieces, errs);
     let promo_pawns = letter_set(&spec.promotion_pawn_types, pawn_types, &pieces, errs);
+    // A colour's own set (`promotionPawnTypesBlack`) overrides the plain one for that colour.
+    let by_color = |own: &[Given<Vec<char>>; 2], shared: PieceMask, errs: &mut Vec<_>| {
+        [0, 1].map(|c| letter_set(&own[c], shared, &pieces, errs))
+    };
+    let promo_pawns = by_color(&spec.promotion_pawn_types_by_color, promo_pawns, errs);
     let default_ep = if fsf {
         pawn_types
             | named(&pieces, |p| {
@@ -264,7 +273,9 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         pawn_types
     };
     let ep_capturers = letter_set(&spec.en_passant_types, default_ep, &pieces, errs);
+    let ep_capturers = by_color(&spec.en_passant_types_by_color, ep_capturers, errs);
     let n_move_types = letter_set(&spec.n_move_rule_types, pawn_types, &pieces, errs);
+    let n_move_types = by_color(&spec.n_move_rule_types_by_color, n_move_types, errs);
     let drop_types = letter_set(&spec.drop_piece_types, PieceMask::MAX, &pieces, errs);
     let drop_valuable = letter_set(&spec.drop_rule_valuable, 0, &pieces, errs);
     let extinction_types = letter_set(&spec.extinction_piece_types, 0, &pieces, errs);
@@ -283,8 +294,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     }
     // Only the e.p. capturers keep the e.p. mode of their moves.
     for (i, p) in pieces.iter_mut().enumerate() {
-        if ep_capturers & (1 << i) == 0 {
-            for m in p.moves.iter_mut() {
+        for (c, m) in p.moves.iter_mut().enumerate() {
+            if ep_capturers[c] & (1 << i) == 0 {
                 for l in m.leaps.iter_mut() {
                     l.mode &= !EN_PASSANT;
                 }
@@ -322,8 +333,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
     let target_pawns = targets.iter().fold(0u32, |m, (p, _)| m | 1 << p.0);
-    let mut promotion =
-        conclude_promotion(spec, &geometry, &pieces, promo_pawns | target_pawns, errs)?;
+    let promo_pawns = promo_pawns.map(|m| m | target_pawns);
+    let mut promotion = conclude_promotion(spec, &geometry, &pieces, promo_pawns, errs)?;
     for (pawn, target) in targets {
         promotion.targets[pawn.index()] = Some(target);
     }
@@ -497,6 +508,11 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         || cambodian
         || petrify.is_some();
 
+    let drop_pawns = if fsf {
+        [named(&pieces, |p| p.name == "pawn"); 2]
+    } else {
+        promotion.pawns_by_color
+    };
     Some(Rules {
         name: spec.name.clone(),
         source: source.to_string(),
@@ -535,6 +551,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         drop_region,
         ep_region,
         first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
+        drop_pawns,
         promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
         flying_general,
         pass,
@@ -712,11 +729,12 @@ fn conclude_promotion(
     spec: &VariantSpec,
     g: &Geometry,
     pieces: &[PieceDef],
-    pawn_types: PieceMask,
+    pawn_types: [PieceMask; 2],
     errs: &mut Vec<VariantError>,
 ) -> Option<PromotionRules> {
     let mut rules = PromotionRules {
-        pawn_types,
+        pawn_types: pawn_types[0] | pawn_types[1],
+        pawns_by_color: pawn_types,
         ..PromotionRules::default()
     };
     let ids = |given: &Given<Vec<char>>, errs: &mut Vec<VariantError>| -> Option<Vec<PieceId>> {

@@ -67,8 +67,10 @@ pub struct PieceDef {
 /// Where and into what the pawns promote.
 #[derive(Clone, Debug, Default)]
 pub struct PromotionRules {
-    /// Piece types that promote on reaching the zone.
+    /// Piece types that promote on reaching the zone, for either colour.
     pub pawn_types: PieceMask,
+    /// The same per colour (`promotionPawnTypesWhite`, `...Black`): what the move generator reads.
+    pub pawns_by_color: [PieceMask; 2],
     /// The types they may become, per colour, in the order the choices are listed.
     pub choices: [Vec<PieceId>; 2],
     /// The zone per colour: `zone[c][sq]` is true on a promotion square.
@@ -88,6 +90,12 @@ pub struct PromotionRules {
 }
 
 impl PromotionRules {
+    /// True when a man of type `id` and colour `color` promotes on reaching the zone.
+    #[inline(always)]
+    pub fn promotes(&self, id: PieceId, color: Color) -> bool {
+        self.pawns_by_color[color.index()] & (1 << id.0) != 0
+    }
+
     /// The types a man of type `id` and colour `color` may promote to.
     #[inline]
     pub fn choices_for(&self, id: PieceId, color: Color) -> &[PieceId] {
@@ -500,8 +508,14 @@ impl Variant {
         self.rules.ep_region[color.index()].as_deref()
     }
 
-    /// Pawns may be dropped on their first rank (`firstRankPawnDrops`) and in their promotion
-    /// zone (`promotionZonePawnDrops`).
+    /// True when a man of type `id` and colour `color` is a pawn for the drop rules.
+    #[inline]
+    pub fn is_drop_pawn(&self, id: PieceId, color: Color) -> bool {
+        self.rules.drop_pawns[color.index()] & (1 << id.0) != 0
+    }
+
+    /// Whether pawns (see [`Variant::is_drop_pawn`]) may be dropped on the first rank and in
+    /// the promotion zone.
     #[inline]
     pub fn pawn_drops_allowed(&self) -> (bool, bool) {
         (
@@ -679,8 +693,8 @@ impl Variant {
 
     /// Per piece type: resets the n-move counter when it moves.
     #[inline(always)]
-    pub fn pawn_like(&self) -> PieceMask {
-        self.rules.pawn_like
+    pub fn pawn_like(&self, color: Color) -> PieceMask {
+        self.rules.pawn_like[color.index()]
     }
 
     /// Where the definition came from (`built-in` or a file name).
@@ -834,10 +848,7 @@ impl Variant {
     /// promotion there is compulsory with a single choice.
     pub fn fixed_promotion(&self, id: PieceId, color: Color, sq: Square) -> Option<PieceId> {
         let p = &self.rules.promotion;
-        if p.pawn_types & (1 << id.0) == 0
-            || !self.in_promotion_zone(color, sq)
-            || !p.is_mandatory(id)
-        {
+        if !p.promotes(id, color) || !self.in_promotion_zone(color, sq) || !p.is_mandatory(id) {
             return None;
         }
         match p.choices_for(id, color) {

@@ -118,6 +118,9 @@ pub(crate) struct VariantSpec {
     pub promotion_pawn_types: Given<Vec<char>>,
     pub en_passant_types: Given<Vec<char>>,
     pub n_move_rule_types: Given<Vec<char>>,
+    pub promotion_pawn_types_by_color: [Given<Vec<char>>; 2],
+    pub en_passant_types_by_color: [Given<Vec<char>>; 2],
+    pub n_move_rule_types_by_color: [Given<Vec<char>>; 2],
     pub promotion_piece_types: Given<Vec<char>>,
     pub promotion_piece_types_by_color: [Given<Vec<char>>; 2],
     pub promotion_region_by_color: [Given<String>; 2],
@@ -573,6 +576,14 @@ const KEYS: &[Key] = &[
     key!("makpongRule" => makpong_rule: parse_bool),
     key!("cambodianMoves" => cambodian_moves: parse_bool),
     key!("shatarMateRule" => shatar_mate_rule: parse_bool),
+    // Per-colour piece sets (khans, spartan-like armies): a colour's key overrides the plain
+    // one for that colour, as in Fairy-Stockfish's parser.
+    key!("promotionPawnTypesWhite" => promotion_pawn_types_by_color[0]: parse_piece_letters),
+    key!("promotionPawnTypesBlack" => promotion_pawn_types_by_color[1]: parse_piece_letters),
+    key!("enPassantTypesWhite" => en_passant_types_by_color[0]: parse_piece_letters),
+    key!("enPassantTypesBlack" => en_passant_types_by_color[1]: parse_piece_letters),
+    key!("nMoveRuleTypesWhite" => n_move_rule_types_by_color[0]: parse_piece_letters),
+    key!("nMoveRuleTypesBlack" => n_move_rule_types_by_color[1]: parse_piece_letters),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).
@@ -745,6 +756,12 @@ const LETTER_SET_KEYS: &[&str] = &[
     "flagPieceWhite",
     "flagPieceBlack",
     "connectPieceTypes",
+    "promotionPawnTypesWhite",
+    "promotionPawnTypesBlack",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
 ];
 
 /// True for a key that assigns a piece (`knight`, `customPiece3`).

@@ -76,7 +76,7 @@ pub fn needs_legality_off(style: Style) -> bool {
 pub fn pawnless_table(v: &Variant) -> String {
     const USUAL: &[(char, usize)] = &[('N', 1), ('B', 2), ('R', 3), ('Q', 4), ('M', 10)];
     let mut pawn_slots = vec![5usize, 6, 9].into_iter();
-    let pawns = v.pawn_like();
+    let pawns = v.pawn_like(Color::White) | v.pawn_like(Color::Black);
     // The pawn first (the most pawn-like image), then men that start in the hand, so that
     // they get low holdings slots (XBoard's holdings are at most a board's height).
     let hand = hand_of(v.start_fen());
