@@ -19,7 +19,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
 )];
 
 /// Sections loaded today; a floor that may only rise.
-const LOADED_AT_LEAST: usize = 137;
+const LOADED_AT_LEAST: usize = 140;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
