@@ -10,8 +10,8 @@ usage: fsf_castling_fixtures.py [VARIANTS_INI] > tests/data/fsf/castling-keys.tx
 
 Positions: hand-picked lines where the rule matters, then seeded random games of which those
 positions are kept where the rule shows (an e.p. square after a triple step; castling rights of
-one side only, or a castling move available). Perft stops at the first depth above CAP nodes (ten times that from the start
-position, which so gets depth 4).
+one side only, or a castling move available). Perft stops at the first depth above CAP nodes (twice that from the start
+position: depth 4 of castle and opposite-castling).
 
 Line format: variant;moves;FEN;end;counts, where moves are the UCI moves from the start
 (space-separated, `-` for none), end is `-` while the game goes on or `win`/`loss`/`draw` for the
@@ -24,7 +24,7 @@ import sys
 
 import pyffish
 
-CAP = 60_000
+CAP = 20_000
 MAX_DEPTH = 4
 
 # Lines where the rules matter (UCI moves from each variant's start position).
@@ -89,12 +89,13 @@ def counts(variant, fen, cap):
     return out
 
 
-def end(variant, fen):
-    over, value = pyffish.is_immediate_game_end(variant, fen, [])
-    if not over:
-        if pyffish.legal_moves(variant, fen, []):
-            return "-"
-        value = pyffish.game_result(variant, fen, [])
+def end(variant, start, moves):
+    """The game end for the side to move, from the moves (a winning castling shows only in the
+    move played, not in the FEN)."""
+    over, _ = pyffish.is_immediate_game_end(variant, start, moves)
+    if not over and pyffish.legal_moves(variant, start, moves):
+        return "-"
+    value = pyffish.game_result(variant, start, moves)
     return "win" if value > 0 else "loss" if value < 0 else "draw"
 
 
@@ -156,9 +157,9 @@ def main():
         for moves in lines:
             fen = pyffish.get_fen(variant, start, moves)
             # Depth 4 from the start position, smaller counts elsewhere.
-            c = counts(variant, fen, CAP if moves else 10 * CAP)
+            c = counts(variant, fen, CAP if moves else 2 * CAP)
             text = " ".join(moves) if moves else "-"
-            print(f"{variant};{text};{fen};{end(variant, fen)};{' '.join(map(str, c))}", flush=True)
+            print(f"{variant};{text};{fen};{end(variant, start, moves)};{' '.join(map(str, c))}", flush=True)
 
 
 if __name__ == "__main__":
