@@ -15,7 +15,7 @@ use json::parse_json;
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Sections loaded today; a floor that may only rise.
-const LOADED_AT_LEAST: usize = 140;
+const LOADED_AT_LEAST: usize = 143;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

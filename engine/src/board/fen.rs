@@ -150,6 +150,9 @@ impl Position {
         if setup.ep.is_empty() {
             return Ok(());
         }
+        if self.variant.triple_steps().is_some() {
+            return self.set_triple_step_ep_from_setup(setup);
+        }
         let g = self.variant.geometry().clone();
         let text: String = setup
             .ep
@@ -224,6 +227,68 @@ impl Position {
             self.st.ep_victim = victim;
             let z = &self.variant.zobrist();
             self.st.hash ^= z.ep(passed) ^ z.ep(victim);
+        }
+        Ok(())
+    }
+
+    /// The e.p. field of a variant with triple steps, as Fairy-Stockfish writes it: the
+    /// squares passed over that may be taken e.p. (one, or two after a triple step, in board
+    /// order), the pawn that passed them one or two squares beyond. Each is kept, as after the
+    /// move, where an e.p. capture there is possible.
+    fn set_triple_step_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        let g = self.variant.geometry().clone();
+        let text: String = setup
+            .ep
+            .iter()
+            .map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
+            .collect();
+        let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
+        if setup.ep.len() > 2 {
+            return Err(bad("more than the two squares a triple step passes"));
+        }
+        let mover = self.side.opposite();
+        let forward = g.delta(0, if mover == Color::White { 1 } else { -1 });
+        let is_pawn = |c: Cell| c.is_color(mover) && self.variant.ep_types() & (1 << c.id().0) != 0;
+        let mut victim = None;
+        let mut squares = Vec::new();
+        for &(f, r) in &setup.ep {
+            let sq = g
+                .display_square(f, r)
+                .ok_or_else(|| bad("not a square of this board"))?;
+            if !self.cell(sq).is_empty() {
+                return Err(bad("a square passed over is not empty"));
+            }
+            let (one, two) = (sq.offset(forward), sq.offset(2 * forward));
+            let beyond = if is_pawn(self.cell(one)) {
+                one
+            } else if self.cell(one).is_empty() && is_pawn(self.cell(two)) {
+                two
+            } else {
+                return Err(bad("no pawn stands one or two squares beyond"));
+            };
+            if victim.is_some_and(|v| v != beyond) {
+                return Err(bad("the two squares were not passed by one pawn"));
+            }
+            victim = Some(beyond);
+            squares.push(sq);
+        }
+        let Some(victim) = victim else {
+            return Ok(());
+        };
+        let v = self.variant.clone();
+        let z = v.zobrist();
+        for sq in squares {
+            if !self.ep_capture_possible(sq, self.side) {
+                continue;
+            }
+            if self.st.ep == Square::NONE {
+                self.st.ep = sq;
+                self.st.ep_victim = victim;
+                self.st.hash ^= z.ep(sq) ^ z.ep(victim);
+            } else {
+                self.st.ep2 = sq;
+                self.st.hash ^= z.ep(sq);
+            }
         }
         Ok(())
     }
@@ -413,6 +478,16 @@ impl Position {
             ));
         } else if self.st.ep == Square::NONE {
             out.push('-');
+        } else if self.st.ep2 != Square::NONE {
+            // After a triple step: both squares passed, in board order (Fairy-Stockfish's).
+            let (a, b) = (self.st.ep, self.st.ep2);
+            let (first, second) = if g.rank_of(a) <= g.rank_of(b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            out.push_str(&g.name(first));
+            out.push_str(&g.name(second));
         } else {
             if v.ep_two_squares() {
                 // Both squares, in board order (rank by rank from rank 1), as Fairy-Stockfish

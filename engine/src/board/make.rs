@@ -292,6 +292,11 @@ impl Position {
         let mut hash_extra = z.side ^ z.castling(state.castling);
         if state.ep != Square::NONE {
             hash_extra ^= z.ep(state.ep) ^ z.ep(state.ep_victim);
+            // Set only with `ep` (after a triple step): cleared here, off the common path.
+            if state.ep2 != Square::NONE {
+                hash_extra ^= z.ep(state.ep2);
+                self.st.ep2 = Square::NONE;
+            }
         }
         self.st.ep = Square::NONE;
         self.st.ep_victim = Square::NONE;
@@ -326,9 +331,13 @@ impl Position {
                 }
                 let double_step =
                     matches!(mv.kind, MoveKind::DoubleStep | MoveKind::DoubleStepGate);
-                if double_step && self.ep_capture_possible(mv.aux, us.opposite()) {
-                    self.st.ep = mv.aux;
-                    self.st.ep_victim = mv.to;
+                if double_step {
+                    if self.variant.triple_steps().is_some() {
+                        self.leave_ep_squares(mv, us);
+                    } else if self.ep_capture_possible(mv.aux, us.opposite()) {
+                        self.st.ep = mv.aux;
+                        self.st.ep_victim = mv.to;
+                    }
                 }
             }
             MoveKind::Castle | MoveKind::CastleGateKing | MoveKind::CastleGateRook => {
@@ -433,6 +442,12 @@ impl Position {
         }
         if mv.is_castle() {
             self.st.castling &= !(CASTLE_BITS[us.index()][0] | CASTLE_BITS[us.index()][1]);
+            if self.variant.castle_rules().opposite {
+                // The opponent may no longer castle to the wing just taken.
+                if let Some(wing) = self.castled_wing(mv) {
+                    self.st.castling &= !CASTLE_BITS[us.opposite().index()][wing];
+                }
+            }
         }
         self.st.halfmove = if irreversible {
             0
@@ -443,6 +458,9 @@ impl Position {
         hash_extra ^= z.castling(self.st.castling);
         if self.st.ep != Square::NONE {
             hash_extra ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
+            if self.st.ep2 != Square::NONE {
+                hash_extra ^= z.ep(self.st.ep2);
+            }
         }
         self.st.hash ^= hash_extra;
         if self.advance_turn() {
@@ -639,6 +657,48 @@ impl Position {
             .flatten()
             .find(|p| p.king_from == mv.from && p.king_to == mv.to)
             .map_or(Square::NONE, |p| p.rook_from)
+    }
+
+    /// The e.p. squares a double or triple step leaves where a triple step is possible
+    /// (`tripleStepRegion*`), as Fairy-Stockfish leaves them: each square passed over on which
+    /// an enemy man could capture e.p., the one next to the landing square first.
+    #[cold]
+    #[inline(never)]
+    fn leave_ep_squares(&mut self, mv: Move, us: Color) {
+        let them = us.opposite();
+        // `aux` is the square passed over next to the landing square; a triple step passed
+        // one more square, as far again from `aux` as `aux` is from the landing square.
+        let near = mv.aux;
+        let far = Square((2 * near.0 as i32 - mv.to.0 as i32) as u16);
+        let squares = [Some(near), (far != mv.from).then_some(far)];
+        for sq in squares.into_iter().flatten() {
+            if !self.ep_capture_possible(sq, them) {
+                continue;
+            }
+            if self.st.ep == Square::NONE {
+                self.st.ep = sq;
+                self.st.ep_victim = mv.to;
+            } else {
+                self.st.ep2 = sq;
+            }
+        }
+    }
+
+    /// The wing of a castling move: 0 kingside, 1 queenside (the index into a colour's
+    /// [`CASTLE_BITS`]); `None` when the move matches no castling path.
+    pub(crate) fn castled_wing(&self, mv: Move) -> Option<usize> {
+        let rook = if mv.kind == MoveKind::WalledCastle {
+            self.castle_rook_of(mv)
+        } else {
+            mv.aux
+        };
+        self.castle_paths
+            .iter()
+            .position(|p| {
+                p.as_ref()
+                    .is_some_and(|p| p.king_from == mv.from && p.rook_from == rook)
+            })
+            .map(|i| i % 2)
     }
 
     /// True when a man of `by` could capture en passant on `passed` (a pseudo-legal test,

@@ -107,6 +107,9 @@ pub struct State {
     pub ep: Square,
     /// The square of the man that made that double step.
     pub ep_victim: Square,
+    /// After a triple step (`tripleStepRegion*`) where both squares passed over may be taken
+    /// e.p., the second one (`ep` is the first); `Square::NONE` otherwise, always when `ep` is.
+    pub ep2: Square,
     /// Plies since the last capture, pawn move or drop.
     pub halfmove: u16,
     /// The part of a multi-part turn that is next (0 in ordinary variants).
@@ -209,6 +212,7 @@ impl Position {
                 castling: 0,
                 ep: Square::NONE,
                 ep_victim: Square::NONE,
+                ep2: Square::NONE,
                 halfmove: 0,
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
@@ -598,6 +602,9 @@ impl Position {
         h ^= z.castling(self.st.castling);
         if self.st.ep != Square::NONE {
             h ^= z.ep(self.st.ep) ^ z.ep(self.st.ep_victim);
+        }
+        if self.st.ep2 != Square::NONE {
+            h ^= z.ep(self.st.ep2);
         }
         for color in Color::ALL {
             for (slot, &r) in self.st.reserves[color.index()].iter().enumerate() {

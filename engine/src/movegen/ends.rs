@@ -1,10 +1,12 @@
-//! Game ends that the position alone decides (the rules are `variant::ends`): capture the flag
-//! and extinction by counts, judged as Fairy-Stockfish judges them before any move is listed.
+//! Game ends that the position alone decides (the rules are `variant::ends`): capture the flag,
+//! extinction by counts, castle chess's castling and more, judged as Fairy-Stockfish judges
+//! them before any move is listed.
 //! A position that is over has no legal move; its result is [`Position::position_end`].
 
 use super::generate::MoveList;
-use crate::board::position::Position;
+use crate::board::position::{Position, CASTLE_BITS};
 use crate::types::{Color, MoveKind, PieceId, Square};
+use crate::variant::castle_rules::COLOR_RIGHTS;
 use crate::variant::ends::{ConnectRules, FlagRules};
 use crate::variant::GameValue;
 
@@ -19,6 +21,8 @@ pub enum PositionEnd {
     Connect,
     /// Both sides passed, one after the other.
     DoublePass,
+    /// A side castled in a way that wins, or lost the last of the rights to (`castlingWins`).
+    Castling,
     /// A side gave the last of the checks it had to give (n-check).
     Checks,
     /// The kings faced each other and the side to move passed instead of parting them
@@ -38,6 +42,7 @@ impl Position {
         self.extinction_end()
             .map(|v| (v, PositionEnd::Extinction))
             .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
+            .or_else(|| self.castling_end().map(|v| (v, PositionEnd::Castling)))
             .or_else(|| self.checks_end().map(|v| (v, PositionEnd::Checks)))
             .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
             .or_else(|| {
@@ -52,6 +57,34 @@ impl Position {
                 (self.variant.adjudicate_full_board() && self.board_full())
                     .then_some((GameValue::Draw, PositionEnd::FullBoard))
             })
+    }
+
+    /// Castle chess (`castlingWins`), judged as Fairy-Stockfish judges it: the side that has
+    /// just castled one of the winning ways wins; otherwise a side that had some of the
+    /// winning rights and has lost them all loses (the side that has just moved first, since
+    /// a rook taking a rook can take both sides' last rights).
+    fn castling_end(&self) -> Option<GameValue> {
+        let wins = self.variant.castle_rules().wins;
+        if wins == 0 {
+            return None;
+        }
+        let them = self.side.opposite();
+        if let Some(last) = self.history.last() {
+            let castled = last.mv.is_castle() || last.mv.kind == MoveKind::WalledCastle;
+            if castled {
+                let wing = self.castled_wing(last.mv);
+                if wing.is_some_and(|w| wins & CASTLE_BITS[them.index()][w] != 0) {
+                    return Some(GameValue::Loss);
+                }
+            }
+        }
+        for (c, value) in [(them, GameValue::Win), (self.side, GameValue::Loss)] {
+            let own = wins & COLOR_RIGHTS[c.index()];
+            if own != 0 && self.st.castling & own == 0 {
+                return Some(value);
+            }
+        }
+        None
     }
 
     /// N-check: the side that has just moved has given its last check (judged, as

@@ -182,11 +182,46 @@ impl Position {
     ) {
         self.generate_plain_of::<true, S>(from, cell, moves, sink);
         for ray in &moves.rays {
-            if ray.initial && !cell.is_virgin() {
-                continue;
+            if ray.initial {
+                if ray.triple_step {
+                    self.triple_step(from, cell, ray, sink);
+                    continue;
+                }
+                if !cell.is_virgin() {
+                    continue;
+                }
             }
             self.walk_ray(from, cell, ray, sink);
         }
+    }
+
+    /// A pawn's triple step (`tripleStepRegion*`): from the region, over two empty squares to
+    /// an empty one. It leaves e.p. squares like a double step (`aux` names the square passed
+    /// next to the landing square; make finds the other), except into the promotion zone.
+    #[cold]
+    #[inline(never)]
+    fn triple_step<S: MoveSink>(&self, from: Square, cell: Cell, ray: &Ray, sink: &mut S) {
+        let us = self.side;
+        let v = &self.variant;
+        if !v
+            .triple_steps()
+            .is_some_and(|r| r[us.index()][from.index()])
+        {
+            return;
+        }
+        let to = from.offset(ray.delta);
+        if !self.cell_fast(to).is_empty() || !self.step_open(from, ray) {
+            return;
+        }
+        let near = ray.routes[0].squares()[1];
+        let bit = 1 << cell.id().0;
+        let promotes = v.promotion().pawn_types & bit != 0 && v.in_promotion_zone(us, to);
+        let (kind, aux) = if v.ep_types() & bit != 0 && !promotes {
+            (MoveKind::DoubleStep, from.offset(near))
+        } else {
+            (MoveKind::Normal, Square::NONE)
+        };
+        self.push_board_move(from, to, cell, kind, aux, sink);
     }
 
     /// A man whose moves overlap (leg programs, or a step and a slide the same way): all his
@@ -419,7 +454,7 @@ impl Position {
                 continue;
             }
             if c.is_empty() {
-                if ray.mode & EN_PASSANT != 0 && s == self.st.ep {
+                if ray.mode & EN_PASSANT != 0 && (s == self.st.ep || s == self.st.ep2) {
                     self.push_board_move(
                         from,
                         s,

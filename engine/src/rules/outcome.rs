@@ -31,6 +31,8 @@ pub enum Termination {
     Connect,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
+    /// A side castled a winning way, or lost its last right to (`castlingWins`).
+    Castling,
     /// A side gave the last of its checks (n-check, `checkCounting`).
     Checks,
     /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
@@ -67,6 +69,7 @@ impl fmt::Display for GameEnd {
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
             Termination::DoublePass => "both sides passed",
+            Termination::Castling => "castling",
             Termination::Checks => "checks given",
             Termination::Bikjang => "bikjang",
             Termination::FullBoard => "the board is full",
@@ -275,6 +278,7 @@ impl Position {
                     PositionEnd::Flag => Termination::Flag,
                     PositionEnd::Connect => Termination::Connect,
                     PositionEnd::DoublePass => Termination::DoublePass,
+                    PositionEnd::Castling => Termination::Castling,
                     PositionEnd::Checks => Termination::Checks,
                     PositionEnd::Bikjang => Termination::Bikjang,
                     PositionEnd::FullBoard => Termination::FullBoard,

@@ -163,7 +163,8 @@ impl Tables {
             || r.connect.is_some()
             || passes
             || bikjang
-            || r.adjudicate_full_board;
+            || r.adjudicate_full_board
+            || r.castle_rules.wins != 0;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;

@@ -188,6 +188,7 @@ fn add_leg(
             max: leg.max,
             mode,
             initial: leg.initial,
+            triple_step: false,
             hop: if leaper { HopKind::None } else { leg.hop },
             skip_first: false,
             must_jump: false,

@@ -5,6 +5,7 @@
 //! across keys is made. Each problem is reported at the key that caused it.
 
 use super::boards::{CaptureRules, TransferRules};
+use super::castle_rules::CastleRules;
 use super::chesslike::{BlastRules, PseudoRoyalRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
@@ -120,6 +121,9 @@ pub(crate) struct Rules {
     pub cambodian: bool,
     pub shatar_mate: bool,
     pub makruk_rules: bool,
+    /// Per colour, where a pawn may step three squares (`tripleStepRegion*`).
+    pub triple_steps: Option<[Vec<bool>; 2]>,
+    pub castle_rules: CastleRules,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -306,6 +310,9 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
 
+    let triple_steps =
+        super::triple_step::conclude_triple_steps(spec, &geometry, &mut pieces, errs);
+
     // Promoted types (`+X`) come after every type the file defines, so that letters name the
     // latter; a promoted man counts as the type he moves as where rules name types.
     let mut shogi = shogi::add_promoted_types(spec, &mut pieces, errs);
@@ -472,7 +479,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen)) || petrify.is_some();
     let free_drops = or(&spec.free_drops, false);
     let adjudicate_full_board = or(&spec.adjudicate_full_board, false);
+    let castle_rules = CastleRules {
+        wins: or(&spec.castling_wins, 0),
+        opposite: or(&spec.opposite_castling, false),
+    };
     let special_legality = filters
+        || castle_rules.wins != 0
         || hands.check_counting
         || flag.is_some()
         || extinction.is_some()
@@ -595,6 +607,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         cambodian,
         shatar_mate: or(&spec.shatar_mate_rule, false),
         makruk_rules: counting.is_some() || cambodian,
+        triple_steps,
+        castle_rules,
     })
 }
 

@@ -8,6 +8,7 @@
 pub mod betza;
 pub(crate) mod boards;
 pub(crate) mod builder;
+pub mod castle_rules;
 pub mod chesslike;
 mod compile;
 mod conclude;
@@ -24,6 +25,7 @@ pub mod setup;
 pub mod shogi;
 mod spec;
 pub mod tables;
+mod triple_step;
 pub(crate) mod turns;
 pub mod walls;
 mod zobrist;
@@ -566,6 +568,19 @@ impl Variant {
     #[inline]
     pub fn initial_region(&self) -> Option<&[Vec<bool>; 2]> {
         self.rules.initial_region.as_ref()
+    }
+
+    /// Where pawns may make a triple step, per colour (`tripleStepRegion*`), if anywhere.
+    #[inline]
+    pub fn triple_steps(&self) -> Option<&[Vec<bool>; 2]> {
+        self.rules.triple_steps.as_ref()
+    }
+
+    /// Castling that wins (`castlingWins`) and castling to the opponent's wing barred
+    /// (`oppositeCastling`).
+    #[inline]
+    pub fn castle_rules(&self) -> castle_rules::CastleRules {
+        self.rules.castle_rules
     }
 
     /// True when legal generation has more to do than the moves' own legality: a position end

@@ -263,6 +263,10 @@ pub(crate) struct VariantSpec {
     pub makpong_rule: Given<bool>,
     pub cambodian_moves: Given<bool>,
     pub shatar_mate_rule: Given<bool>,
+    // Castling and pawn steps (`variant::castle_rules`, `variant::triple_step`).
+    pub triple_step_region_by_color: [Given<String>; 2],
+    pub castling_wins: Given<u8>,
+    pub opposite_castling: Given<bool>,
 }
 
 impl VariantSpec {
@@ -584,6 +588,12 @@ const KEYS: &[Key] = &[
     key!("enPassantTypesBlack" => en_passant_types_by_color[1]: parse_piece_letters),
     key!("nMoveRuleTypesWhite" => n_move_rule_types_by_color[0]: parse_piece_letters),
     key!("nMoveRuleTypesBlack" => n_move_rule_types_by_color[1]: parse_piece_letters),
+    // Castling and pawn steps: triple steps (wildebeest), castling that wins (castle chess),
+    // castling to the wing the opponent did not take (opposite castling).
+    key!("tripleStepRegionWhite" => triple_step_region_by_color[0]: text),
+    key!("tripleStepRegionBlack" => triple_step_region_by_color[1]: text),
+    key!("castlingWins" => castling_wins: super::castle_rules::parse_rights),
+    key!("oppositeCastling" => opposite_castling: parse_bool),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).

@@ -39,6 +39,10 @@ pub struct Ray {
     pub mode: u8,
     /// Only for a man that has never moved.
     pub initial: bool,
+    /// A pawn's triple step (with `initial` set, so that the generator's one test for
+    /// initial rays finds it): from the variant's triple-step region, virgin or not, and
+    /// leaving e.p. squares behind (`variant::triple_step`).
+    pub triple_step: bool,
     /// Hopping behaviour.
     pub hop: HopKind,
     /// `j` on a slider: the first square is skipped whatever it holds.
