@@ -8,6 +8,7 @@
 pub mod betza;
 pub(crate) mod boards;
 pub(crate) mod builder;
+pub mod chasing;
 pub mod chesslike;
 mod compile;
 mod conclude;

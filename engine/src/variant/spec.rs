@@ -257,6 +257,9 @@ pub(crate) struct VariantSpec {
     pub makpong_rule: Given<bool>,
     pub cambodian_moves: Given<bool>,
     pub shatar_mate_rule: Given<bool>,
+    // Xiangqi's and janggi's repetition rules (`variant::chasing`).
+    pub chasing_rule: Given<bool>,
+    pub move_repetition_illegal: Given<bool>,
 }
 
 impl VariantSpec {
@@ -567,6 +570,9 @@ const KEYS: &[Key] = &[
     key!("makpongRule" => makpong_rule: parse_bool),
     key!("cambodianMoves" => cambodian_moves: parse_bool),
     key!("shatarMateRule" => shatar_mate_rule: parse_bool),
+    // Xiangqi's and janggi's repetition rules: perpetual chases, a man moved back and forth.
+    key!("chasingRule" => chasing_rule: super::chasing::parse_chasing_rule),
+    key!("moveRepetitionIllegal" => move_repetition_illegal: parse_bool),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).
