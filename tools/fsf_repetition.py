@@ -79,9 +79,10 @@ def random_cycles(rng, count):
         fen = random_position(rng, "xiangqi", rng.randrange(6, 60))
         if fen is None:
             continue
-        a = rng.choice(sf.legal_moves("xiangqi", fen, []))
-        if "x" in a:
+        legal_a = sf.legal_moves("xiangqi", fen, [])
+        if not legal_a:
             continue
+        a = rng.choice(legal_a)
         legal_b = sf.legal_moves("xiangqi", fen, [a])
         if not legal_b:
             continue
@@ -113,7 +114,10 @@ def back_and_forth(rng, count):
         fen = random_position(rng, "janggimodern", rng.randrange(4, 40))
         if fen is None:
             continue
-        a = rng.choice(sf.legal_moves("janggimodern", fen, []))
+        legal_a = sf.legal_moves("janggimodern", fen, [])
+        if not legal_a:
+            continue
+        a = rng.choice(legal_a)
         if a[:2] == a[2:4] or "@" in a:
             continue
         moves = []

@@ -33,17 +33,6 @@ fn intersect(a: &mut Squares, b: &[Square]) {
     a.retain(|s| b.contains(s));
 }
 
-/// One position of a replayed cycle, counted in plies before the current one.
-struct Replayed {
-    /// The side to move was in check.
-    in_check: bool,
-    /// The side to move's men chased by the move that reached it (`None`: no move did, the
-    /// game's first position).
-    chased: Option<Squares>,
-    /// The move that reached it.
-    mv: Option<Move>,
-}
-
 impl Position {
     /// True when the man `cell` of colour `by`, standing on `from` (whatever the board holds
     /// there), attacks `target` as the attack test counts it: one man's part of
@@ -392,79 +381,88 @@ impl Position {
         chased
     }
 
-    /// Replays the last `plies` moves (at most the game's), noting for each position of the
-    /// cycle whether the side to move was in check, and, when `roles` is given, the
-    /// men the move that reached it chased. Index 0 is the current position.
-    fn replay_cycle(&mut self, plies: usize, roles: Option<&ChaseRoles>) -> Vec<Replayed> {
-        // One move more than the cycle where there is one: the oldest position's chases.
-        let back = (plies + 1).min(self.game_ply());
-        let moves: Vec<Move> = self.moves_played().collect();
-        let moves = &moves[moves.len() - back..];
+    /// Whether the side to move was in check in each of the last `plies` positions before
+    /// this one and in this one (index 0; at most the game's positions).
+    fn checks_back(&mut self, plies: usize) -> Vec<bool> {
+        let back = plies.min(self.game_ply());
+        let mut out = vec![self.in_check()];
+        let mut unmade = Vec::with_capacity(back);
         for _ in 0..back {
+            unmade.push(self.history.last().expect("a move to take back").mv);
             self.unmake_move();
+            out.push(self.in_check());
         }
-        let mut out = Vec::with_capacity(back + 1);
-        out.push(Replayed {
-            in_check: self.in_check(),
-            chased: None,
-            mv: None,
-        });
-        for &mv in moves {
+        for &mv in unmade.iter().rev() {
             self.make_move(mv);
-            let chased = roles.map(|r| self.chased(r));
-            out.push(Replayed {
-                in_check: self.in_check(),
-                chased,
-                mv: Some(mv),
-            });
         }
-        out.reverse();
         out
     }
 
     /// The result of the repetition cycle reaching back `end` plies, for the side to move:
     /// perpetual check first (where illegal), then perpetual chase (where the variant judges
-    /// it); `None` when neither side did either.
+    /// it); `None` when neither side did either. Walks back through the cycle only as long as
+    /// a side may still be checking or chasing on each of its moves.
     pub(crate) fn judge_cycle(&mut self, end: usize) -> Option<GameValue> {
         let rules = self.variant.repetition().clone();
-        if !rules.perpetual_check_illegal && rules.chasing.is_none() {
+        let roles = rules.chasing.as_ref();
+        if !rules.perpetual_check_illegal && roles.is_none() {
             return None;
         }
-        let cycle = self.replay_cycle(end, rules.chasing.as_ref());
-        if rules.perpetual_check_illegal {
-            let them = (0..=end).step_by(2).all(|j| cycle[j].in_check);
-            let us = (1..end).step_by(2).all(|j| cycle[j].in_check);
-            match (them, us) {
-                (true, true) => return Some(GameValue::Draw),
-                (true, false) => return Some(GameValue::Win),
-                (false, true) => return Some(GameValue::Loss),
-                (false, false) => {}
+        let first = self.game_ply();
+        let mut perpetual_them = rules.perpetual_check_illegal && self.in_check();
+        let mut perpetual_us = rules.perpetual_check_illegal;
+        // Their chases: the same man of ours chased on each of their moves of the cycle
+        // (and the one before it); ours on each of our moves of the cycle.
+        let mut chase_them = roles.map_or_else(Squares::new, |r| self.chased(r));
+        let mut chase_us: Option<Squares> = None;
+        let mut unmade = Vec::with_capacity(end);
+        for k in 1..=end.min(first) {
+            let chasing_us = chase_us.as_ref().map_or(roles.is_some(), |c| !c.is_empty());
+            if !(perpetual_them || perpetual_us || !chase_them.is_empty() || chasing_us) {
+                break;
+            }
+            let mv = self.history.last().expect("a move to take back").mv;
+            unmade.push(mv);
+            self.unmake_move();
+            // The game's first position: no move reached it, so nothing was chased.
+            let chased = |p: &mut Position| match roles {
+                Some(r) if k != first => p.chased(r),
+                _ => Squares::new(),
+            };
+            if k % 2 == 0 {
+                perpetual_them &= self.in_check();
+                if !chase_them.is_empty() {
+                    undo_move(&mut chase_them, mv);
+                    if k != first {
+                        let c = chased(self);
+                        intersect(&mut chase_them, &c);
+                    }
+                }
+            } else if k < end {
+                perpetual_us &= self.in_check();
+                match &mut chase_us {
+                    None => chase_us = Some(chased(self)),
+                    Some(c) if !c.is_empty() => {
+                        undo_move(c, mv);
+                        let now = chased(self);
+                        intersect(c, &now);
+                    }
+                    Some(_) => {}
+                }
             }
         }
-        rules.chasing.as_ref()?;
-        // Their chases: the same man of ours chased on each of their moves of the cycle.
-        let mut chase_them = cycle[0].chased.clone().unwrap_or_default();
-        for k in (2..=end).step_by(2) {
-            if let Some(m) = cycle[k - 1].mv {
-                undo_move(&mut chase_them, m);
-            }
-            if let Some(c) = &cycle[k].chased {
-                intersect(&mut chase_them, c);
-            }
+        for &mv in unmade.iter().rev() {
+            self.make_move(mv);
         }
-        let mut chase_us = cycle[1].chased.clone().unwrap_or_default();
-        for k in (3..end).step_by(2) {
-            if let Some(m) = cycle[k - 1].mv {
-                undo_move(&mut chase_us, m);
-            }
-            intersect(&mut chase_us, cycle[k].chased.as_deref().unwrap_or(&[]));
-        }
-        match (!chase_them.is_empty(), !chase_us.is_empty()) {
+        let chase_us = chase_us.unwrap_or_default();
+        let verdict = |them: bool, us: bool| match (them, us) {
             (true, true) => Some(GameValue::Draw),
             (true, false) => Some(GameValue::Win),
             (false, true) => Some(GameValue::Loss),
             (false, false) => None,
-        }
+        };
+        verdict(perpetual_them, perpetual_us)
+            .or_else(|| verdict(!chase_them.is_empty(), !chase_us.is_empty()))
     }
 
     /// The plies the AXF rule adds to the move-count limit: two for each check beyond ten
@@ -475,12 +473,12 @@ impl Position {
             return 0;
         }
         let end = (self.halfmove_clock() as usize).min(self.game_ply());
-        let cycle = self.replay_cycle(end, None);
+        let checks = self.checks_back(end);
         let (mut them, mut us) = (0usize, 0usize);
         let mut i = 0;
         while i < end {
-            them += cycle[i].in_check as usize;
-            us += cycle.get(i + 1).is_some_and(|c| c.in_check) as usize;
+            them += checks[i] as usize;
+            us += checks.get(i + 1).is_some_and(|&c| c) as usize;
             i += 2;
         }
         2 * (them.max(us).saturating_sub(10))
@@ -521,8 +519,8 @@ impl Position {
         {
             return false;
         }
-        let cycle = self.replay_cycle(end.min(11), None);
-        let checked = |k: usize| cycle.get(k).is_some_and(|c| c.in_check);
+        let checks = self.checks_back(end.min(11));
+        let checked = |k: usize| checks.get(k).copied().unwrap_or(false);
         if checked(1) || checked(3) {
             return false;
         }
