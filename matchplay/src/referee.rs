@@ -200,7 +200,12 @@ fn verdict(pos: &mut Position) -> Option<(Outcome, Ending, String)> {
             (Termination::Stalemate, Some(w)) => format!("{w:?} wins by stalemate"),
             (Termination::Stalemate, None) => "Stalemate".into(),
             (Termination::MoveRule, _) => "Draw by the move-count rule".into(),
-            (Termination::Repetition, _) => "Draw by repetition".into(),
+            (Termination::Repetition, None) => "Draw by repetition".into(),
+            // Perpetual check or chase, where the variant forbids them: the other side wins.
+            (Termination::Repetition, Some(w)) => format!("{w:?} wins by repetition"),
+            (Termination::MoveRepetition, Some(w)) => {
+                format!("{w:?} wins: a man was moved back and forth")
+            }
             (r, w) => format!("{r:?} ({w:?})"),
         };
         return Some((outcome, Ending::Rules, reason));

@@ -750,13 +750,27 @@ impl Position {
     pub(crate) fn attacked_by_general(&self, sq: Square, by: Color, mask: u32) -> bool {
         self.squares_of(by).iter().any(|&from| {
             let cell = self.cell_fast(from);
-            let palace = self.variant.palace().is_some();
-            mask & (1 << cell.id().0) != 0
-                && (!palace || self.region_allows(cell, by, sq))
-                && (self.capture_ray_reaches(from, cell, by, sq)
-                    || self.program_captures(from, cell, by, sq)
-                    || palace && self.palace_attacks(from, cell, by, sq))
+            mask & (1 << cell.id().0) != 0 && self.general_attack_reaches(from, cell, by, sq)
         })
+    }
+
+    /// The general attack test for one man: the man `cell` of colour `by` on `from` (whatever
+    /// the board holds there) attacks `sq` by a capture ray, a leg program or the palace
+    /// rules, inside his mobility region. Always inlined, so that its callees are inlined
+    /// into the hot attack test as if it were their only caller.
+    #[inline(always)]
+    pub(crate) fn general_attack_reaches(
+        &self,
+        from: Square,
+        cell: Cell,
+        by: Color,
+        sq: Square,
+    ) -> bool {
+        let palace = self.variant.palace().is_some();
+        (!palace || self.region_allows(cell, by, sq))
+            && (self.capture_ray_reaches(from, cell, by, sq)
+                || self.program_captures(from, cell, by, sq)
+                || palace && self.palace_attacks(from, cell, by, sq))
     }
 
     /// True when a conditional capture ray of the man `cell` (of colour `by`) on `from` reaches

@@ -1,8 +1,10 @@
 //! What no Betza string says, played on a position: game-end adjudication (`outcome`):
 //! checkmate, stalemate, a lost royal, the move-count rule and repetition, each scored as the
-//! variant's file says; turns made of several parts (`turns`); Shatar's mates (`shatar`). The rule data they read lives
+//! variant's file says, with xiangqi's perpetual chases and janggi's moves back and forth
+//! (`chasing`); turns made of several parts (`turns`); Shatar's mates (`shatar`). The rule data they read lives
 //! with the variant (`variant::turns`, `variant::boards`).
 
+mod chasing;
 pub mod outcome;
 mod shatar;
 pub mod turns;

@@ -29,6 +29,8 @@ pub enum Termination {
     Flag,
     /// A side has its men in a row (`connectN`).
     Connect,
+    /// A side moved one man back and forth (janggi's `moveRepetitionIllegal`).
+    MoveRepetition,
     /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
     /// A side castled a winning way, or lost its last right to (`castlingWins`).
@@ -65,6 +67,7 @@ impl fmt::Display for GameEnd {
             Termination::RoyalCaptured => "royal piece captured",
             Termination::MoveRule => "move-count rule",
             Termination::Repetition => "repetition",
+            Termination::MoveRepetition => "moves repeated",
             Termination::Extinction => "extinction",
             Termination::Flag => "flag reached",
             Termination::Connect => "men in a row",
@@ -192,29 +195,21 @@ impl Position {
 
     /// The result of the repetition that has just occurred, for the side to move: the
     /// variant's `nFoldValue`, unless a side checked on each of its moves of the cycle where
-    /// perpetual check is illegal (that side loses; both: a draw); a draw may then be decided
-    /// by material counting.
+    /// perpetual check is illegal (that side loses; both: a draw), or, where the variant judges
+    /// chases (`chasingRule`), a side chased one man on each of its moves (judged the same
+    /// way, after checks); a draw may then be decided by material counting.
     pub(crate) fn repetition_value(&mut self) -> GameValue {
         let v = self.variant().clone();
         let rules = v.repetition();
         let mut value = self.nfold_value();
-        if rules.perpetual_check_illegal {
-            // Back through the reversible plies: each position's hash and check.
-            let window = (self.halfmove_clock() as usize).min(self.game_ply());
-            let moves: Vec<_> = self.moves_played().collect();
-            let mut seen = vec![(self.hash(), self.in_check())];
-            for _ in 0..window {
-                self.unmake_move();
-                seen.push((self.hash(), self.in_check()));
-            }
-            for &mv in &moves[moves.len() - window..] {
-                self.make_move(mv);
-            }
+        if rules.perpetual_check_illegal || rules.chasing.is_some() {
             // The cycle reaches back to the earliest occurrence that makes the repetition.
+            let window = (self.halfmove_clock() as usize).min(self.game_ply());
+            let key = self.hash();
             let mut found = 0;
             let mut end = 0;
-            for i in (2..seen.len()).step_by(2) {
-                if seen[i].0 == seen[0].0 {
+            for i in (2..=window).step_by(2) {
+                if self.key_before(i) == Some(key) {
                     found += 1;
                     end = i;
                     if found + 1 >= v.n_fold_rule() as usize {
@@ -223,14 +218,9 @@ impl Position {
                 }
             }
             if end > 0 {
-                let them = (0..=end).step_by(2).all(|j| seen[j].1);
-                let us = (1..end).step_by(2).all(|j| seen[j].1);
-                value = match (them, us) {
-                    (true, true) => GameValue::Draw,
-                    (true, false) => GameValue::Win,
-                    (false, true) => GameValue::Loss,
-                    (false, false) => value,
-                };
+                if let Some(judged) = self.judge_cycle(end) {
+                    value = judged;
+                }
             }
         }
         self.counted_if_drawn(value)
@@ -313,10 +303,20 @@ impl Position {
                 reason: Termination::Counting,
             });
         }
-        if v.n_move_rule() > 0 && self.halfmove_clock() as u32 >= v.n_move_rule() {
+        if v.n_move_rule() > 0
+            && self.halfmove_clock() as u32 >= v.n_move_rule()
+            && self.halfmove_clock() as usize
+                >= v.n_move_rule() as usize + self.move_rule_extension()
+        {
             return Some(GameEnd {
                 winner: winner_for(side, self.counted_if_drawn(GameValue::Draw)),
                 reason: Termination::MoveRule,
+            });
+        }
+        if v.n_fold_rule() > 0 && self.moved_back_and_forth(usize::MAX) {
+            return Some(GameEnd {
+                winner: Some(side),
+                reason: Termination::MoveRepetition,
             });
         }
         if v.n_fold_rule() > 0 && self.repetitions(usize::MAX) + 1 >= v.n_fold_rule() as usize {

@@ -22,6 +22,7 @@ use crate::movegen::legal::DeferredLegality;
 use crate::movegen::{MoveList, SpillVec, INLINE_MOVES};
 use crate::types::{Color, Move, MoveKind, Square};
 use crate::variant::ends::MaterialCounting;
+use crate::variant::GameValue;
 
 /// Late-move reductions by depth and move number (both capped at 63), the same for every
 /// search: built once, on the first search.
@@ -226,7 +227,7 @@ impl<'a> Worker<'a> {
             scale: TimeScale::new(),
             checking: v.checking(),
             royal_mask: v.royal_mask() != 0,
-            position_ends: v.has_position_ends(),
+            position_ends: v.has_position_ends() || v.repetition().move_repetition_illegal,
             scored_repetition: v.n_fold_rule() > 0
                 && (v.repetition().scored() || v.material_counting() != MaterialCounting::None),
             side_passes: [Color::White, Color::Black].map(|c| {
@@ -685,9 +686,17 @@ impl<'a> Worker<'a> {
     }
 
     /// The value of a position that the rules end by themselves (see
-    /// [`Position::position_end`]), from the side to move's view, mates counted from the root.
+    /// [`Position::position_end`]), or that janggi's ban on moving back and forth ends in the
+    /// side to move's favour, from the side to move's view, mates counted from the root.
     #[cold]
     fn position_end_value(&mut self, ply: usize) -> Option<Value> {
+        let window = match self.last_null.last() {
+            Some(&null_ply) => ply - null_ply,
+            None => usize::MAX,
+        };
+        if self.pos.moved_back_and_forth(window) {
+            return Some(game_value(GameValue::Win, ply));
+        }
         let (value, _) = self.pos.position_end()?;
         Some(game_value(self.pos.counted_if_drawn(value), ply))
     }
@@ -916,7 +925,12 @@ impl<'a> Worker<'a> {
                     return v;
                 }
             }
-            if n_rule > 0 && self.pos.halfmove_clock() as u32 >= n_rule && !self.pos.in_check() {
+            if n_rule > 0
+                && self.pos.halfmove_clock() as u32 >= n_rule
+                && !self.pos.in_check()
+                && self.pos.halfmove_clock() as usize
+                    >= n_rule as usize + self.pos.move_rule_extension()
+            {
                 return 0;
             }
             // The counting rule's draw (makruk): unless mated.

@@ -6,6 +6,7 @@
 
 use super::boards::{CaptureRules, TransferRules};
 use super::castle_rules::CastleRules;
+use super::chasing::ChaseRoles;
 use super::chesslike::{BlastRules, PseudoRoyalRules};
 use super::compile::{compile_piece_in, LameOblique};
 use super::config::Dialect;
@@ -435,6 +436,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         king_type: &king_type,
     };
     let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
+    let chasing = or(&spec.chasing_rule, false)
+        .then(|| ChaseRoles::of(&pieces, palace.as_ref().map_or(0, |p| p.soldier_rank)));
     let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
     let pass_on_stalemate = [0, 1].map(|c| {
         or(
@@ -583,6 +586,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
             value: or(&spec.n_fold_value, GameValue::Draw),
             absolute: or(&spec.n_fold_value_absolute, false),
             perpetual_check_illegal: or(&spec.perpetual_check_illegal, false),
+            chasing,
+            move_repetition_illegal: or(&spec.move_repetition_illegal, false),
         },
         material_counting: or(&spec.material_counting, MaterialCounting::None),
         stalemate_piece_count: or(&spec.stalemate_piece_count, false),

@@ -110,12 +110,20 @@ pub struct RepetitionRules {
     /// A side that gave check on each of its moves of the cycle loses
     /// (`perpetualCheckIllegal`).
     pub perpetual_check_illegal: bool,
+    /// A side that chased an enemy man on each of its moves of the cycle loses, judged after
+    /// perpetual check (`chasingRule = axf`): the roles the chase rule knows.
+    pub chasing: Option<super::chasing::ChaseRoles>,
+    /// Moving one man back and forth loses (`moveRepetitionIllegal`, janggi).
+    pub move_repetition_illegal: bool,
 }
 
 impl RepetitionRules {
     /// True when a repetition is not simply a draw for both sides.
     pub fn scored(&self) -> bool {
-        self.value != GameValue::Draw || self.perpetual_check_illegal
+        self.value != GameValue::Draw
+            || self.perpetual_check_illegal
+            || self.chasing.is_some()
+            || self.move_repetition_illegal
     }
 }
 

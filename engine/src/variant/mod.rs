@@ -9,6 +9,7 @@ pub mod betza;
 pub(crate) mod boards;
 pub(crate) mod builder;
 pub mod castle_rules;
+pub mod chasing;
 pub mod chesslike;
 mod compile;
 mod conclude;

@@ -267,6 +267,9 @@ pub(crate) struct VariantSpec {
     pub triple_step_region_by_color: [Given<String>; 2],
     pub castling_wins: Given<u8>,
     pub opposite_castling: Given<bool>,
+    // Xiangqi's and janggi's repetition rules (`variant::chasing`).
+    pub chasing_rule: Given<bool>,
+    pub move_repetition_illegal: Given<bool>,
 }
 
 impl VariantSpec {
@@ -594,6 +597,9 @@ const KEYS: &[Key] = &[
     key!("tripleStepRegionBlack" => triple_step_region_by_color[1]: text),
     key!("castlingWins" => castling_wins: super::castle_rules::parse_rights),
     key!("oppositeCastling" => opposite_castling: parse_bool),
+    // Xiangqi's and janggi's repetition rules: perpetual chases, a man moved back and forth.
+    key!("chasingRule" => chasing_rule: super::chasing::parse_chasing_rule),
+    key!("moveRepetitionIllegal" => move_repetition_illegal: parse_bool),
 ];
 
 /// A predefined piece's name (`kingType = wazir`).
