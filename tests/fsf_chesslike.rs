@@ -3,6 +3,8 @@
 //! counted by Fairy-Stockfish (pyffish 0.0.90 with tools/pyffish_perft.py): seeded random
 //! games, Chess960 castling with men in between, explosions next to kings, pseudo-royal men.
 
+mod fsf_epd;
+
 use std::path::PathBuf;
 
 use chimera_engine::registry::builtin;
@@ -223,36 +225,5 @@ fn legal_moves_and_blasts_as_fairy_stockfish() {
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.
 #[test]
 fn perft_against_fairy_stockfish() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fsf/chesslike.epd");
-    let text = std::fs::read_to_string(&path).expect("tests/data/fsf/chesslike.epd");
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';');
-        let head = parts.next().unwrap_or("").trim();
-        let (name, fen) = head.split_once(' ').expect("variant and FEN");
-        let mut pos = position(name, fen);
-        for part in parts {
-            let mut words = part.split_whitespace();
-            let depth: u32 = words
-                .next()
-                .and_then(|d| d[1..].parse().ok())
-                .expect("depth");
-            let nodes: u64 = words.next().and_then(|n| n.parse().ok()).expect("count");
-            let got = pos.perft(depth);
-            checked += 1;
-            if got != nodes {
-                failures.push(format!(
-                    "line {}: {name} {fen} depth {depth}: {got}, Fairy-Stockfish {nodes}",
-                    i + 1
-                ));
-            }
-        }
-    }
-    assert!(checked > 100, "only {checked} counts checked");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    fsf_epd::check_perft_fixture("chesslike.epd", 101, position);
 }

@@ -4,6 +4,8 @@
 //! from positions reached by random play (mostly just after a petrification or an explosion),
 //! counted by pyffish 0.0.90 with tools/petrify_fixtures.py (tests/data/fsf/petrify.epd).
 
+mod fsf_epd;
+
 use std::path::PathBuf;
 
 use chimera_engine::registry::Registry;
@@ -174,37 +176,7 @@ fn the_duck_may_block_a_check() {
 #[test]
 fn perft_from_random_play_counts_as_fairy_stockfish_does() {
     let r = registry();
-    let text = std::fs::read_to_string(fixture("petrify.epd")).expect("tests/data/fsf/petrify.epd");
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';');
-        let head = parts.next().unwrap_or("").trim();
-        let (name, fen) = head.split_once(' ').expect("variant and FEN");
-        let mut pos = position(&r, name, fen);
-        for part in parts {
-            let mut words = part.split_whitespace();
-            let depth: u32 = words
-                .next()
-                .and_then(|d| d[1..].parse().ok())
-                .expect("depth");
-            let nodes: u64 = words.next().and_then(|n| n.parse().ok()).expect("count");
-            let got = pos.perft(depth);
-            checked += 1;
-            if got != nodes {
-                failures.push(format!(
-                    "line {}: {name} {fen} depth {depth}: {got}, Fairy-Stockfish {nodes}",
-                    i + 1
-                ));
-            }
-        }
-    }
-    assert!(checked > 90, "only {checked} counts checked");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    fsf_epd::check_perft_fixture("petrify.epd", 91, |name, fen| position(&r, name, fen));
 }
 
 #[test]

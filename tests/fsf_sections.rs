@@ -1,6 +1,8 @@
 //! Sections of Fairy-Stockfish's `variants.ini` played from positions of our own: perft against
 //! pyffish's counts (tests/data/fsf/sections.epd), and the per-colour keys that khans needs.
 
+mod fsf_epd;
+
 use std::path::PathBuf;
 
 use chimera_engine::registry::Registry;
@@ -21,39 +23,10 @@ fn variant(registry: &Registry, name: &str) -> VariantRef {
 #[test]
 fn perft_from_positions_of_our_own() {
     let registry = registry();
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fsf/sections.epd");
-    let text = std::fs::read_to_string(&path).expect("tests/data/fsf/sections.epd");
-    let mut failures = Vec::new();
-    let mut checked = 0;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';');
-        let head = parts.next().unwrap_or("").trim();
-        let (name, fen) = head.split_once(' ').expect("section and FEN");
+    fsf_epd::check_perft_fixture("sections.epd", 45, |name, fen| {
         let v = variant(&registry, name);
-        let mut pos = Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        for part in parts {
-            let mut words = part.split_whitespace();
-            let depth: u32 = words
-                .next()
-                .and_then(|d| d[1..].parse().ok())
-                .expect("depth");
-            let nodes: u64 = words.next().and_then(|n| n.parse().ok()).expect("count");
-            let got = pos.perft(depth);
-            checked += 1;
-            if got != nodes {
-                failures.push(format!(
-                    "line {}: {name} {fen} depth {depth}: {got}, Fairy-Stockfish {nodes}",
-                    i + 1
-                ));
-            }
-        }
-    }
-    assert!(checked >= 45, "only {checked} counts checked");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    });
 }
 
 /// khans: Black's soldiers promote (to a tatar only) and White's pawns (to q, r, b or n); a
