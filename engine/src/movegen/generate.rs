@@ -166,14 +166,15 @@ impl Position {
         if moves.overlapping {
             return self.generate_deduplicated(from, cell, moves, sink);
         }
-        self.generate_single_legs(from, cell, moves, sink);
+        self.generate_single_legs::<false, S>(from, cell, moves, sink);
         false
     }
 
     /// The single-leg moves (fast tables and general rays) of the man `cell` on `from`, whose
-    /// move tables are `moves`.
+    /// move tables are `moves`. `TRIPLE` for men with a triple step, whose moves are marked
+    /// overlapping so that only the deduplicating path pays for the test.
     #[inline(always)]
-    fn generate_single_legs<S: MoveSink>(
+    fn generate_single_legs<const TRIPLE: bool, S: MoveSink>(
         &self,
         from: Square,
         cell: Cell,
@@ -183,7 +184,7 @@ impl Position {
         self.generate_plain_of::<true, S>(from, cell, moves, sink);
         for ray in &moves.rays {
             if ray.initial {
-                if ray.triple_step {
+                if TRIPLE && ray.triple_step {
                     self.triple_step(from, cell, ray, sink);
                     continue;
                 }
@@ -236,7 +237,7 @@ impl Position {
         sink: &mut S,
     ) -> bool {
         let mut local = MoveList::new();
-        self.generate_single_legs(from, cell, moves, &mut local);
+        self.generate_single_legs::<true, _>(from, cell, moves, &mut local);
         self.generate_programs(from, cell, &mut local);
         local.sort_unstable_by_key(|m| (m.to.0, m.aux.0, m.kind as u8, m.piece));
         let mut pass = false;
