@@ -5,7 +5,6 @@
 
 mod fsf_epd;
 
-
 use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 

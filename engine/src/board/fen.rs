@@ -146,20 +146,19 @@ impl Position {
         Ok(())
     }
 
-    fn set_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
-        if setup.ep.is_empty() {
-            return Ok(());
-        }
-        if self.variant.triple_steps().is_some() {
-            return self.set_triple_step_ep_from_setup(setup);
-        }
-        let g = self.variant.geometry().clone();
+    /// The squares of a FEN's e.p. field, and the error for that field with a reason.
+    fn ep_field(
+        &self,
+        setup: &Setup,
+    ) -> Result<(Vec<Square>, impl Fn(&str) -> FenError), FenError> {
         let text: String = setup
             .ep
             .iter()
             .map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
             .collect();
-        let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
+        let bad =
+            move |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
+        let g = self.variant.geometry();
         let squares = setup
             .ep
             .iter()
@@ -168,6 +167,18 @@ impl Position {
                     .ok_or_else(|| bad("not a square of this board"))
             })
             .collect::<Result<Vec<Square>, FenError>>()?;
+        Ok((squares, bad))
+    }
+
+    fn set_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
+        if setup.ep.is_empty() {
+            return Ok(());
+        }
+        if self.variant.triple_steps().is_some() {
+            return self.set_triple_step_ep_from_setup(setup);
+        }
+        let g = self.variant.geometry().clone();
+        let (squares, bad) = self.ep_field(setup)?;
         // Two squares may come in either order (Fairy-Stockfish writes them in board order):
         // the empty one is the square passed over.
         let passed = match squares.as_slice() {
@@ -237,12 +248,7 @@ impl Position {
     /// move, where an e.p. capture there is possible.
     fn set_triple_step_ep_from_setup(&mut self, setup: &Setup) -> Result<(), FenError> {
         let g = self.variant.geometry().clone();
-        let text: String = setup
-            .ep
-            .iter()
-            .map(|&(f, r)| format!("{}{}", (b'a' + f as u8) as char, r + 1))
-            .collect();
-        let bad = |why: &str| FenError::new(FenField::EnPassant, text.clone(), why.to_string());
+        let (ep_squares, bad) = self.ep_field(setup)?;
         if setup.ep.len() > 2 {
             return Err(bad("more than the two squares a triple step passes"));
         }
@@ -251,10 +257,7 @@ impl Position {
         let is_pawn = |c: Cell| c.is_color(mover) && self.variant.ep_types() & (1 << c.id().0) != 0;
         let mut victim = None;
         let mut squares = Vec::new();
-        for &(f, r) in &setup.ep {
-            let sq = g
-                .display_square(f, r)
-                .ok_or_else(|| bad("not a square of this board"))?;
+        for sq in ep_squares {
             if !self.cell(sq).is_empty() {
                 return Err(bad("a square passed over is not empty"));
             }

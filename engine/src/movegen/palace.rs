@@ -221,25 +221,31 @@ impl Position {
         ) else {
             return false;
         };
+        self.clear_line(w, b)
+    }
+
+    /// True when `a` and `b` share a file or rank of one board with nothing between them
+    /// (the facing generals; a chase along a clear line).
+    pub(crate) fn clear_line(&self, a: Square, b: Square) -> bool {
         let g = self.variant.geometry();
-        let (wb, wf, wr) = g.coords(w);
+        let (ab, af, ar) = g.coords(a);
         let (bb, bf, br) = g.coords(b);
-        if wb != bb || wf != bf && wr != br {
+        if ab != bb || a == b || af != bf && ar != br {
             return false;
         }
         let stride = g.stride() as i16;
-        let step = if wf == bf {
-            if br > wr {
+        let step = if af == bf {
+            if br > ar {
                 stride
             } else {
                 -stride
             }
-        } else if bf > wf {
+        } else if bf > af {
             1
         } else {
             -1
         };
-        let mut s = w.offset(step);
+        let mut s = a.offset(step);
         while s != b {
             if !self.cell_fast(s).is_empty() {
                 return false;

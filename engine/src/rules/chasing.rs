@@ -117,36 +117,6 @@ impl Position {
         out
     }
 
-    /// True when `a` and `b` share a file or rank with nothing between them.
-    fn clear_line(&self, a: Square, b: Square) -> bool {
-        let g = self.variant.geometry();
-        let (ab, af, ar) = g.coords(a);
-        let (bb, bf, br) = g.coords(b);
-        if ab != bb || a == b || af != bf && ar != br {
-            return false;
-        }
-        let stride = g.stride() as i16;
-        let step = if af == bf {
-            if br > ar {
-                stride
-            } else {
-                -stride
-            }
-        } else if bf > af {
-            1
-        } else {
-            -1
-        };
-        let mut s = a.offset(step);
-        while s != b {
-            if !self.cell_fast(s).is_empty() {
-                return false;
-            }
-            s = s.offset(step);
-        }
-        true
-    }
-
     /// True when the man on `sq` of `color` may be chased: neither a king nor a soldier that
     /// has not crossed the river.
     fn chaseable(&self, roles: &ChaseRoles, sq: Square, color: Color) -> bool {
