@@ -19,7 +19,7 @@ use crate::terms::Terms;
 /// How far the score of material, square tables and pairs may be from the full evaluation in
 /// practice (mobility, royal safety, passed pawns): beyond this distance from the window, the
 /// lazy evaluation stops early.
-pub(crate) const LAZY_MARGIN: i32 = 400;
+pub(crate) const LAZY_MARGIN: i32 = 450;
 /// Hand men count at this share (percent) of their value: they can enter anywhere, but have
 /// not yet.
 const HAND_SHARE: i32 = 85;
