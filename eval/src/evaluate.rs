@@ -19,7 +19,7 @@ use crate::terms::Terms;
 /// How far the score of material, square tables and pairs may be from the full evaluation in
 /// practice (mobility, royal safety, passed pawns): beyond this distance from the window, the
 /// lazy evaluation stops early.
-pub(crate) const LAZY_MARGIN: i32 = 400;
+pub(crate) const LAZY_MARGIN: i32 = 450;
 /// Hand men count at this share (percent) of their value: they can enter anywhere, but have
 /// not yet.
 const HAND_SHARE: i32 = 85;
@@ -34,7 +34,8 @@ const RESERVE_SHARE: i32 = 80;
 pub struct EvalScratch {
     /// Per mailbox cell, which sides attack it (bit 1 White, bit 2 Black), so that men
     /// attacked and not defended can be found and a passer's path judged, and whose royal
-    /// man's neighbourhood the cell is in ([`zone_bit`]); reused between evaluations.
+    /// man's neighbourhood the cell is in ([`zone_bit`]) and which sides' pawn-type men attack it
+    /// ([`pawn_bit`]); reused between evaluations.
     attacked: Vec<u8>,
     /// Recent pawn formations (empty, and then unused, for a one-off evaluation).
     pawns: PawnCache,
@@ -78,6 +79,12 @@ fn relative_rank(color: Color, rank: i32, ranks: i32) -> i32 {
 #[inline(always)]
 fn zone_bit(color: Color) -> u8 {
     4 << color.index()
+}
+
+/// The bit in the attack map of the cells `color`'s pawn-type men attack.
+#[inline(always)]
+fn pawn_bit(color: Color) -> u8 {
+    16 << color.index()
 }
 
 /// White's and Black's (middlegame, endgame) sums.
@@ -334,10 +341,25 @@ impl VariantEval {
                     }
                 }
             }
+            // The cells each side's pawn-type men attack, before any mobility is counted: a
+            // man that goes there is lost to a pawn, so such a cell is not mobility.
+            for color in Color::ALL {
+                let bit = pawn_bit(color);
+                for &sq in pos.squares_of(color) {
+                    let id = pos.cell(sq).id().index();
+                    if t.pieces.get(id).is_some_and(|p| p.pawn) {
+                        let moves = v.plain_moves(PieceId(id as u8), color);
+                        for l in moves.leaps.iter().filter(|l| l.captures()) {
+                            attacked[sq.offset(l.delta).index()] |= bit;
+                        }
+                    }
+                }
+            }
             for color in Color::ALL {
                 let c = color.index();
                 let them = color.opposite();
                 let bit = side_bit(color);
+                let pawn_guarded = pawn_bit(them);
                 let us_bit = color.cell_bit();
                 let enemy_royal = royal[them.index()];
                 let enemy_zone = zone_bit(them);
@@ -382,7 +404,7 @@ impl VariantEval {
                             attacked[to.index()] |= bit;
                         }
                         if cell.0 & us_bit == 0 {
-                            mob += 1;
+                            mob += (attacked[to.index()] & pawn_guarded == 0) as i32;
                             if threatens && l.captures() {
                                 if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
@@ -403,14 +425,15 @@ impl VariantEval {
                                 to = to.offset(s.delta);
                                 let cell = pos.cell(to);
                                 let near_royal = attacked[to.index()] & enemy_zone != 0;
+                                let safe = attacked[to.index()] & pawn_guarded == 0;
                                 attacked[to.index()] |= bit;
                                 if cell.is_empty() {
-                                    mob += 1;
+                                    mob += safe as i32;
                                     hits += near_royal as i32;
                                     continue;
                                 }
                                 if cell.0 & us_bit == 0 {
-                                    mob += 1;
+                                    mob += safe as i32;
                                     hits += near_royal as i32;
                                     self.add_threat(&mut score[c], info.value_mg, false, cell.id());
                                 }
@@ -430,7 +453,7 @@ impl VariantEval {
                             if cell.0 & us_bit != 0 {
                                 break;
                             }
-                            mob += 1;
+                            mob += (attacked[to.index()] & pawn_guarded == 0) as i32;
                             if threatens && s.captures() {
                                 if attacked[to.index()] & enemy_zone != 0 {
                                     hits += 1;
