@@ -14,18 +14,15 @@ use chimera_engine::search::{Limits, Searcher, Silent};
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 
+mod support;
+use support::sorted_moves;
+
 fn alice() -> VariantRef {
     builtin("alice").expect("alice is built in")
 }
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(&alice(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn moves(p: &mut Position) -> Vec<String> {
-    let mut m: Vec<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
-    m.sort();
-    m
 }
 
 /// Both FEN forms read to the same position; Chimera writes the wide one.
@@ -50,7 +47,7 @@ fn both_fen_forms_read_and_the_wide_one_is_written() {
 #[test]
 fn moves_are_written_from_square_to_final_square() {
     let mut p = Position::startpos(&alice());
-    assert!(moves(&mut p).contains(&"e2m4".to_string()));
+    assert!(sorted_moves(&mut p).contains(&"e2m4".to_string()));
     p.try_play("e2m4").unwrap();
     // d7-d5 lands on B's d5 (l5), next to White's pawn on B's e4 (m4), which takes it.
     p.try_play("d7l5").unwrap();
@@ -89,7 +86,7 @@ fn castling_moves_king_and_rook_across() {
 #[test]
 fn a_kings_move_is_checked_on_both_boards() {
     let mut p = pos("3r3|k/8/8/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(moves(&mut p), ["e1m2", "e1n1", "e1n2"]);
+    assert_eq!(sorted_moves(&mut p), ["e1m2", "e1n1", "e1n2"]);
 }
 
 /// Fairy-Stockfish's alice branch has no en passant: after e2-e4 (to B's e4) next to a black
@@ -99,7 +96,7 @@ fn there_is_no_en_passant() {
     let mut p = pos("4k3/8/8/8/3|p4/8/4P3/4K3 w - - 0 1");
     p.try_play("e2m4").unwrap();
     assert!(p.fen().contains(" - 0 1"), "{}", p.fen());
-    let pawn_moves: Vec<String> = moves(&mut p)
+    let pawn_moves: Vec<String> = sorted_moves(&mut p)
         .into_iter()
         .filter(|m| m.starts_with("l4"))
         .collect();

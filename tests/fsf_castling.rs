@@ -15,6 +15,9 @@ use chimera_engine::types::Color;
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 
+mod support;
+use support::sorted_moves;
+
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/fsf")
@@ -45,17 +48,6 @@ fn after(v: &VariantRef, line: &str) -> Position {
             .unwrap_or_else(|e| panic!("{m} after '{line}' in {}: {e}", pos.fen()));
     }
     pos
-}
-
-/// The legal moves of a position, as text, sorted.
-fn moves(pos: &mut Position) -> Vec<String> {
-    let mut out: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
-    out.sort();
-    out
 }
 
 /// Every fixture position: reached by its moves, it has Fairy-Stockfish's FEN, game end and
@@ -126,23 +118,23 @@ fn wildebeest_pawns_triple_step_from_the_second_rank_only() {
     let mut pos = Position::startpos(&v);
     // pyffish 0.0.90 (Fairy-Stockfish): perft 4 of the start position.
     assert_eq!(pos.perft(4), 4_519_903);
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     for m in ["e2e3", "e2e4", "e2e5", "k2k5", "a2a5"] {
         assert!(all.contains(&m.to_string()), "{m} in {all:?}");
     }
     // From the third rank: a double step, no triple step.
     let mut pos = after(&v, "e2e3 a9a8");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.contains(&"e3e5".to_string()), "{all:?}");
     assert!(!all.contains(&"e3e6".to_string()), "{all:?}");
     // Black's from the ninth rank.
     let mut pos = after(&v, "a2a3");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.contains(&"e9e6".to_string()), "{all:?}");
     // A man on a square passed blocks the step (a black knight on e4).
     let fen = "r1ccwkqbbnr/ppppppppppp/11/11/11/11/4n6/11/PPPPPPPPPPP/RNBBQKWCCNR w - - 0 1";
     let mut blocked = Position::from_fen(&v, fen).expect("FEN");
-    let all = moves(&mut blocked);
+    let all = sorted_moves(&mut blocked);
     assert!(all.contains(&"e2e3".to_string()), "{all:?}");
     assert!(!all.contains(&"e2e4".to_string()) && !all.contains(&"e2e5".to_string()));
 }
@@ -155,7 +147,7 @@ fn a_triple_step_leaves_both_squares_passed_for_en_passant() {
     let mut pos = after(&v, line);
     let fen = pos.fen();
     assert_eq!(fen.split(' ').nth(3), Some("e7e8"), "{fen}");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.contains(&"f6e7".to_string()), "{all:?}");
     assert!(all.contains(&"d7e8".to_string()), "{all:?}");
     // Either capture takes the pawn on e6 (the sixth rank is the FEN's fifth row).
@@ -210,11 +202,11 @@ fn after_castling_the_opponent_may_castle_to_the_other_wing_only() {
     let pos = after(&v, "d2d4 d7d5 c1f4 c8f5 b1c3 b8c6 d1d2 d8d7 e1c1");
     assert_eq!(pos.fen().split(' ').nth(2), Some("k"));
     let mut open = Position::from_fen(&v, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").expect("FEN");
-    let all = moves(&mut open);
+    let all = sorted_moves(&mut open);
     assert!(all.contains(&"e8g8".to_string()) && all.contains(&"e8c8".to_string()));
     open.try_play("e8g8").expect("legal");
     assert_eq!(open.fen().split(' ').nth(2), Some("Q"));
-    let all = moves(&mut open);
+    let all = sorted_moves(&mut open);
     assert!(!all.contains(&"e1g1".to_string()) && all.contains(&"e1c1".to_string()));
     // Plain chess keeps both rights.
     let chess = chimera_engine::registry::builtin("chess").expect("chess");

@@ -8,23 +8,15 @@ mod fsf_epd;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn variant(name: &str) -> VariantRef {
     builtin(name).unwrap_or_else(|| panic!("'{name}' is not a built-in variant"))
 }
 
 fn position(name: &str, fen: &str) -> Position {
     Position::from_fen(&variant(name), fen).unwrap_or_else(|e| panic!("{name} {fen}: {e}"))
-}
-
-/// The legal moves of a position, as text, sorted.
-fn moves(pos: &mut Position) -> Vec<String> {
-    let mut out: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
-    out.sort();
-    out
 }
 
 /// The placement field of a position's FEN.
@@ -55,7 +47,7 @@ fn chess960_castling_through_men_and_a_rook_that_shields() {
     assert!(
         !pos.legal_moves().iter().any(|m| m.is_castle()),
         "castling uncovers the queen on a1: {:?}",
-        moves(&mut pos)
+        sorted_moves(&mut pos)
     );
     let mut pos = position("fischerandom", "4k3/8/8/8/8/8/8/1RK5 w B - 0 1");
     let mut list = pos.legal_moves();
@@ -86,7 +78,7 @@ fn shako_castles_with_the_rooks_inside_the_elephants() {
     );
     assert!(pos.fen().contains(" KQkq "), "{}", pos.fen());
     let mut pos = pos;
-    let list = moves(&mut pos);
+    let list = sorted_moves(&mut pos);
     // King f2 to h2 (kingside, the rook from i2 to g2) and to d2 (queenside, b2 to e2).
     assert!(list.contains(&"f2h2".to_string()), "{list:?}");
     assert!(list.contains(&"f2d2".to_string()), "{list:?}");
@@ -211,13 +203,13 @@ fn legal_moves_and_blasts_as_fairy_stockfish() {
         let mut pos = position(name, fen);
         let mut want: Vec<String> = expected.split_whitespace().map(String::from).collect();
         want.sort();
-        assert_eq!(moves(&mut pos), want, "{name} {fen}");
+        assert_eq!(sorted_moves(&mut pos), want, "{name} {fen}");
     }
     // The pawn that stepped back in the game itself.
     let mut pos = position("pawnback", "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1");
     pos.try_play("e3e2").expect("back");
     pos.try_play("e8d8").expect("king");
-    assert!(moves(&mut pos).contains(&"e2e4".to_string()));
+    assert!(sorted_moves(&mut pos).contains(&"e2e4".to_string()));
 }
 
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.

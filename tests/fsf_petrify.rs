@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use chimera_engine::registry::Registry;
 use chimera_engine::{Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/fsf")
@@ -41,17 +44,6 @@ fn position(registry: &Registry, name: &str, fen: &str) -> Position {
     Position::from_fen(&variant(registry, name), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-/// The legal moves, as text, sorted.
-fn moves(pos: &mut Position) -> Vec<String> {
-    let mut out: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
-    out.sort();
-    out
-}
-
 /// Plays `text` (which must be legal), checks the position, and returns its FEN.
 fn play(pos: &mut Position, text: &str) -> String {
     let mv = pos
@@ -71,7 +63,7 @@ fn a_petrifying_capturer_becomes_a_wall_and_comes_back() {
     let mut pos = position(&r, "petrified", fen);
     assert_eq!(play(&mut pos, "c2e4"), "k7/8/8/8/4*3/8/8/4K3 b - - 0 1");
     // The wall stops the king: e4 is no square to move to.
-    assert!(!moves(&mut pos).iter().any(|m| m.ends_with("e4")));
+    assert!(!sorted_moves(&mut pos).iter().any(|m| m.ends_with("e4")));
     pos.unmake_move();
     assert_eq!(pos.fen(), fen);
     pos.validate().expect("taken back");
@@ -83,9 +75,12 @@ fn a_petrified_king_never_captures_and_gives_no_check() {
     // Fairy-Stockfish: the king may not take the pawn (he would turn into a wall), and may
     // stand next to the other king, who cannot take him either.
     let mut pos = position(&r, "petrified", "8/8/8/3k4/3p4/3K4/8/8 w - - 0 1");
-    assert_eq!(moves(&mut pos), ["d3c2", "d3c4", "d3d2", "d3e2", "d3e4"]);
+    assert_eq!(
+        sorted_moves(&mut pos),
+        ["d3c2", "d3c4", "d3d2", "d3e2", "d3e4"]
+    );
     let mut pos = position(&r, "petrified", "8/8/8/3k4/8/3K4/8/8 w - - 0 1");
-    assert_eq!(moves(&mut pos).len(), 8);
+    assert_eq!(sorted_moves(&mut pos).len(), 8);
 }
 
 #[test]
@@ -95,11 +90,11 @@ fn the_new_wall_shields_in_petrified_but_not_in_nuclear() {
     // like Fairy-Stockfish's, takes the capture square of an explosion as empty.
     let fen = "k3r3/8/8/8/4n3/8/2B5/4K3 w - - 0 1";
     let mut petrified = position(&r, "petrified", fen);
-    assert!(moves(&mut petrified).contains(&"c2e4".to_string()));
-    assert_eq!(moves(&mut petrified).len(), 9);
+    assert!(sorted_moves(&mut petrified).contains(&"c2e4".to_string()));
+    assert_eq!(sorted_moves(&mut petrified).len(), 9);
     let mut nuclear = position(&r, "nuclear", fen);
-    assert!(!moves(&mut nuclear).contains(&"c2e4".to_string()));
-    assert_eq!(moves(&mut nuclear).len(), 8);
+    assert!(!sorted_moves(&mut nuclear).contains(&"c2e4".to_string()));
+    assert_eq!(sorted_moves(&mut nuclear).len(), 8);
 }
 
 #[test]
@@ -114,7 +109,7 @@ fn the_duck_is_set_down_before_the_blast_and_survives_it() {
     let r = registry();
     let fen = "7k/8/8/3*4/3pn3/8/8/3RK3 w - - 0 1";
     let mut pos = position(&r, "atomicduck", fen);
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert_eq!(all.len(), 465);
     // Rxd4 blows up the rook and the knight beside him; the duck may go to any square
     // empty before the move or to d1, never to d4 or e4 (nor stay on d5).
@@ -143,7 +138,7 @@ fn the_duck_goes_where_fairy_stockfish_puts_it() {
         "atomicduck",
         "rq2kb1r/p1pnppp1/3p4/Pp6/8/2PP4/*P2KPPP/RN2QBR1 w q b6 0 11",
     );
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.iter().any(|m| m == "a5b6,b6b5"));
     assert!(!all.iter().any(|m| m == "a5b6,b6b6"));
     assert_eq!(all.iter().filter(|m| m.starts_with("a5b6")).count(), 38);
@@ -153,7 +148,7 @@ fn the_duck_goes_where_fairy_stockfish_puts_it() {
         "atomicduck",
         "8/p2k4/1p2p3/7p/P6P/8/3N3*/R3KR2 w Q - 0 22",
     );
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.iter().any(|m| m == "e1c1,c1a1"));
     assert_eq!(all.len(), 1248);
 }
@@ -163,7 +158,7 @@ fn the_duck_may_block_a_check() {
     let r = registry();
     // The rook on e8 attacks the king: a pawn move is legal only with the duck between.
     let mut pos = position(&r, "atomicduck", "4r2k/8/8/8/8/8/P7/4K3 w - - 0 1");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert_eq!(all.len(), 257);
     let pawn: Vec<&String> = all.iter().filter(|m| m.starts_with("a2")).collect();
     let expected: Vec<String> = ["a3", "a4"]

@@ -8,18 +8,15 @@ mod common;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Color, MoveKind, Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn pv() -> VariantRef {
     builtin("pawnvault").expect("pawnvault is built in")
 }
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(&pv(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn moves(p: &mut Position) -> Vec<String> {
-    let mut m: Vec<String> = p.legal_moves().iter().map(|&m| p.move_text(m)).collect();
-    m.sort();
-    m
 }
 
 /// Reference: 46, 2118, 75537, 2673044 (a castellan gating is a move of its own).
@@ -43,7 +40,7 @@ fn a_fide_pawn_vaults_a_man_of_the_other_types_only() {
         ('P', false),
     ] {
         let mut p = pos(&format!("4k3/8/8/4{man}3/4P3/8/8/4K3 w - - 0 1"));
-        let pawn: Vec<String> = moves(&mut p)
+        let pawn: Vec<String> = sorted_moves(&mut p)
             .into_iter()
             .filter(|t| t.starts_with("e4"))
             .collect();
@@ -52,7 +49,7 @@ fn a_fide_pawn_vaults_a_man_of_the_other_types_only() {
     }
     // The landing square must be empty: a vault never captures.
     let mut p = pos("4k3/8/4r3/4o3/4P3/8/8/4K3 w - - 0 1");
-    assert!(!moves(&mut p).contains(&"e4e6".to_string()));
+    assert!(!sorted_moves(&mut p).contains(&"e4e6".to_string()));
 }
 
 /// A Berolina pawn on d4 vaults diagonally (its non-capturing direction) over the FIDE pawn on
@@ -61,7 +58,7 @@ fn a_fide_pawn_vaults_a_man_of_the_other_types_only() {
 #[test]
 fn a_berolina_pawn_vaults_diagonally() {
     let mut p = pos("4k3/8/8/3Tp3/3O4/8/8/4K3 w - - 0 1");
-    let m = moves(&mut p);
+    let m = sorted_moves(&mut p);
     assert!(m.contains(&"d4f6".to_string()), "{m:?}");
     assert!(m.contains(&"d4c5".to_string()), "{m:?}");
     assert!(!m.iter().any(|t| t.starts_with("d4d")), "{m:?}");
@@ -76,7 +73,7 @@ fn the_castellan_is_gated_compulsorily_for_the_last_pawn() {
     let mut two = pos("4k3/8/8/8/8/8/P3P3/4K3[T] w - - 0 1");
     assert_eq!(two.perft(1), 4 + 8);
     let mut last = pos("4k3/8/8/8/8/8/4P3/4K3[T] w - - 0 1");
-    let m = moves(&mut last);
+    let m = sorted_moves(&mut last);
     assert_eq!(
         m.iter()
             .filter(|t| t.starts_with("e2"))
@@ -169,14 +166,14 @@ fn the_castellan_captures_en_passant() {
 #[test]
 fn pawns_and_the_castellan_promote_to_the_hero_only() {
     let mut p = pos("4k3/P7/8/8/8/8/5T2/4K3 w - - 0 1");
-    let m = moves(&mut p);
+    let m = sorted_moves(&mut p);
     assert!(m.contains(&"a7a8h".to_string()), "{m:?}");
     assert!(
         !m.iter().any(|t| t.starts_with("a7a8") && t != "a7a8h"),
         "{m:?}"
     );
     let mut p = pos("k7/5T2/8/8/8/8/8/4K3 w - - 0 1");
-    let m = moves(&mut p);
+    let m = sorted_moves(&mut p);
     assert_eq!(
         m.iter().filter(|t| t.starts_with("f7")).count(),
         3,

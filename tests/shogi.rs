@@ -9,24 +9,19 @@ use std::path::PathBuf;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Color, Position};
 
+mod support;
+use support::sorted_moves;
+
 fn position(variant: &str, fen: &str) -> Position {
     let v = builtin(variant).unwrap_or_else(|| panic!("{variant} is built in"));
     Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"))
-}
-
-/// The texts of the legal moves.
-fn moves(pos: &mut Position) -> Vec<String> {
-    let list = pos.legal_moves();
-    let mut out: Vec<String> = list.iter().map(|&m| pos.move_text(m)).collect();
-    out.sort();
-    out
 }
 
 #[test]
 fn no_second_pawn_is_dropped_on_a_file() {
     // Nifu: White has a pawn on the a-file, so a pawn in hand may go anywhere but there.
     let mut pos = position("minishogi", "4k/5/5/P4/4K[P] w - - 0 1");
-    let drops: Vec<String> = moves(&mut pos)
+    let drops: Vec<String> = sorted_moves(&mut pos)
         .into_iter()
         .filter(|m| m.starts_with("P@"))
         .collect();
@@ -37,13 +32,13 @@ fn no_second_pawn_is_dropped_on_a_file() {
     assert_eq!(drops.len(), 15, "{drops:?}");
     // Tori shogi allows two swallows on a file, not three.
     let mut tori = position("torishogi", "3k3/7/7/S6/S6/7/3K3[S] w - - 0 1");
-    let swallow: Vec<String> = moves(&mut tori)
+    let swallow: Vec<String> = sorted_moves(&mut tori)
         .into_iter()
         .filter(|m| m.starts_with("S@"))
         .collect();
     assert!(!swallow.iter().any(|m| m.starts_with("S@a")), "{swallow:?}");
     let mut tori = position("torishogi", "3k3/7/7/7/S6/7/3K3[S] w - - 0 1");
-    let swallow: Vec<String> = moves(&mut tori)
+    let swallow: Vec<String> = sorted_moves(&mut tori)
         .into_iter()
         .filter(|m| m.starts_with("S@a"))
         .collect();
@@ -76,38 +71,38 @@ fn a_promoted_man_goes_back_to_the_hand_as_what_he_was() {
     assert_eq!(pos.fen(), "4k/5/1G3/5/K4[R] b - - 0 1");
     // And drops him as a rook, not a dragon.
     let mut pos = position("minishogi", "4k/5/5/5/K4[R] w - - 0 1");
-    assert!(moves(&mut pos).iter().all(|m| !m.starts_with('+')));
+    assert!(sorted_moves(&mut pos).iter().all(|m| !m.starts_with('+')));
 }
 
 #[test]
 fn shogi_promotion_is_optional_in_the_zone_and_forced_where_a_man_would_be_stuck() {
     // A pawn on the 8th rank: to the 9th he must promote (he could never move again there).
     let mut pos = position("shogi", "4k4/P8/9/9/9/9/9/9/4K4[] w - - 0 1");
-    let pawn: Vec<String> = moves(&mut pos)
+    let pawn: Vec<String> = sorted_moves(&mut pos)
         .into_iter()
         .filter(|m| m.starts_with("a8"))
         .collect();
     assert_eq!(pawn, ["a8a9+"]);
     // A silver entering the zone may promote or not; leaving it, too.
     let mut pos = position("shogi", "4k4/9/9/S8/9/9/9/9/4K4[] w - - 0 1");
-    let silver = moves(&mut pos);
+    let silver = sorted_moves(&mut pos);
     assert!(silver.contains(&"a6a7".to_string()) && silver.contains(&"a6a7+".to_string()));
     let mut pos = position("shogi", "4k4/9/S8/9/9/9/9/9/4K4[] w - - 0 1");
-    let silver = moves(&mut pos);
+    let silver = sorted_moves(&mut pos);
     assert!(silver.contains(&"a7b6+".to_string()) && silver.contains(&"a7b6".to_string()));
     // The promoted silver is written +S, moves as a gold, and does not promote again.
     pos.try_play("a7b6+").expect("legal");
     assert!(pos.fen().starts_with("4k4/9/9/1+S7/"), "{}", pos.fen());
     // EuroShogi: promotion is compulsory in the zone.
     let mut pos = position("euroshogi", "6k1/8/8/8/B7/8/8/4K3[] w - - 0 1");
-    let bishop = moves(&mut pos);
+    let bishop = sorted_moves(&mut pos);
     assert!(bishop.contains(&"a4c6+".to_string()) && !bishop.contains(&"a4c6".to_string()));
 }
 
 #[test]
 fn kyoto_men_change_on_every_move_and_drop_either_side_up() {
     let mut pos = position("kyotoshogi", "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     // The pawn promotes to a rook, the promoted lance demotes, the king stays a king.
     assert!(all.contains(&"e1e2+".to_string()) && !all.contains(&"e1e2".to_string()));
     assert!(all.contains(&"a1a2-".to_string()) && !all.contains(&"a1a2".to_string()));
@@ -116,7 +111,7 @@ fn kyoto_men_change_on_every_move_and_drop_either_side_up() {
     assert_eq!(pos.fen(), "p+nks+l/5/5/4+P/+LSK+N1[] b - - 1 1");
     // A pawn in hand is dropped as a pawn or as a rook.
     let mut pos = position("kyotoshogi", "2k2/5/5/5/2K2[P] w - - 0 1");
-    let all = moves(&mut pos);
+    let all = sorted_moves(&mut pos);
     assert!(all.contains(&"P@c3".to_string()) && all.contains(&"+P@c3".to_string()));
     pos.try_play("+P@c3").expect("legal");
     assert_eq!(pos.fen(), "2k2/5/2+P2/5/2K2[] b - - 0 1");
@@ -127,7 +122,7 @@ fn micro_men_change_only_when_capturing() {
     // The promoted rook (a gold) moves as a gold; only a capture demotes him.
     let mut pos = position("micro", "k3/4/1p2/1+R2/3K[] w - - 0 1");
     assert_eq!(
-        moves(&mut pos),
+        sorted_moves(&mut pos),
         ["b2a2", "b2a3", "b2b1", "b2b3-", "b2c2", "b2c3", "d1c1", "d1c2", "d1d2"]
     );
     pos.try_play("b2b3-").expect("legal");
