@@ -7,6 +7,9 @@ use chimera_engine::registry::builtin;
 use chimera_engine::rules::outcome::Termination;
 use chimera_engine::{Color, Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn variant(name: &str) -> VariantRef {
     builtin(name).unwrap_or_else(|| panic!("{name} is built in"))
 }
@@ -50,12 +53,7 @@ fn a_reversi_drop_turns_the_line_it_encloses() {
     );
     // Only drops that enclose a line: FSF lists P@e3 P@f4 P@c5 P@d6 from the start.
     let mut start_pos = Position::startpos(&variant("flipello"));
-    let mut drops: Vec<String> = start_pos
-        .legal_moves()
-        .iter()
-        .map(|&m| start_pos.move_text(m))
-        .collect();
-    drops.sort();
+    let drops = sorted_moves(&mut start_pos);
     assert_eq!(drops, ["P@c5", "P@d6", "P@e3", "P@f4"]);
     assert!(pos.fen().starts_with("8/8/3P4/3PP3/"));
 }

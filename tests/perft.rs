@@ -11,6 +11,9 @@ use rayon::prelude::*;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 /// One line of a suite file: a FEN and its reference counts by depth.
 #[derive(Clone, Debug)]
 struct Case {
@@ -359,12 +362,7 @@ fn divide_sums_to_perft() {
                 "{}: divide on a clone differs",
                 case.origin
             );
-            let mut legal: Vec<String> = pos
-                .legal_moves()
-                .iter()
-                .map(|&m| pos.move_text(m))
-                .collect();
-            legal.sort();
+            let legal = sorted_moves(&mut pos);
             let listed: Vec<String> = serial.iter().map(|d| d.0.clone()).collect();
             assert_eq!(
                 listed, legal,

@@ -9,6 +9,9 @@ mod common;
 use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::{Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn vanguard() -> VariantRef {
     builtin("vanguard").expect("vanguard is built in")
 }
@@ -53,12 +56,7 @@ fn the_prince_succeeds_the_captured_king_and_is_then_protected() {
     assert_eq!(letter(&v, "p1", &pos), 'K', "the prince became a king");
     assert_eq!(pos.royal_count(chimera_engine::Color::White), 1);
     assert!(pos.in_check());
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
-    moves.sort();
+    let moves = sorted_moves(&mut pos);
     assert_eq!(moves, ["p1o2", "p1p2"]);
 
     let d = diagram();

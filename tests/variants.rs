@@ -15,6 +15,9 @@ use chimera_engine::registry::{builtin_names, Registry};
 use chimera_engine::variant::VariantError;
 use chimera_engine::{Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn data_dir(sub: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/variants")
@@ -250,12 +253,7 @@ fn custom_pieces_and_boards_give_the_hand_counted_perft() {
             Position::from_fen(&v, case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
         let got = [pos.perft(1), pos.perft(2)];
         if got != case.perft {
-            let mut moves: Vec<String> = pos
-                .legal_moves()
-                .iter()
-                .map(|&m| pos.move_text(m))
-                .collect();
-            moves.sort();
+            let moves = sorted_moves(&mut pos);
             failures.push(format!(
                 "{} {}: perft(1, 2) = {got:?}, counted by hand {:?}; moves: {}",
                 case.variant,

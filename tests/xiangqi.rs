@@ -11,6 +11,9 @@ use chimera_engine::registry::Registry;
 use chimera_engine::rules::outcome::Termination;
 use chimera_engine::{Color, MoveKind, Position};
 
+mod support;
+use support::sorted_moves;
+
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/fsf")
@@ -68,12 +71,7 @@ fn legal_moves_are_fairy_stockfishs() {
             .collect();
         expected.sort();
         let mut pos = position(&r, variant, fen);
-        let mut got: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|&m| pos.move_text(m))
-            .collect();
-        got.sort();
+        let got = sorted_moves(&mut pos);
         if got != expected {
             failures.push(format!(
                 "{note}: {variant} {fen}\n  chimera {got:?}\n  fsf     {expected:?}"
