@@ -341,16 +341,28 @@ impl VariantEval {
                     }
                 }
             }
-            // The cells each side's pawn-type men attack, before any mobility is counted: a
-            // man that goes there is lost to a pawn, so such a cell is not mobility.
+            // Pawn-type men first, so that the cells they attack are known before any
+            // mobility is counted: a man that goes there is lost to a pawn, so such a cell is
+            // not mobility. Only their captures threaten; their mobility is in the square
+            // tables.
             for color in Color::ALL {
-                let bit = pawn_bit(color);
+                let c = color.index();
+                let bits = pawn_bit(color) | side_bit(color);
+                let them = color.opposite();
                 for &sq in pos.squares_of(color) {
                     let id = pos.cell(sq).id().index();
-                    if t.pieces.get(id).is_some_and(|p| p.pawn) {
-                        let moves = v.plain_moves(PieceId(id as u8), color);
-                        for l in moves.leaps.iter().filter(|l| l.captures()) {
-                            attacked[sq.offset(l.delta).index()] |= bit;
+                    let Some(info) = t.pieces.get(id).filter(|p| p.pawn) else {
+                        continue;
+                    };
+                    let moves = v.plain_moves(PieceId(id as u8), color);
+                    // A royal pawn-type man only defends, as the royal men below do.
+                    let threatens = !info.royal && v.captures().may_capture(PieceId(id as u8));
+                    for l in moves.leaps.iter().filter(|l| l.captures()) {
+                        let to = sq.offset(l.delta);
+                        attacked[to.index()] |= bits;
+                        let cell = pos.cell(to);
+                        if threatens && cell.is_color(them) {
+                            self.add_threat(&mut score[c], info.value_mg, true, cell.id());
                         }
                     }
                 }
@@ -371,6 +383,10 @@ impl VariantEval {
                         continue;
                     }
                     let info = &t.pieces[id];
+                    if info.pawn && !info.royal {
+                        // Walked above.
+                        continue;
+                    }
                     let moves = v.plain_moves(PieceId(id as u8), color);
                     // Men that may never capture (Alice Guard's Home set) threaten nothing.
                     let threatens = v.captures().may_capture(PieceId(id as u8));
@@ -379,19 +395,6 @@ impl VariantEval {
                         for l in moves.leaps.iter().filter(|l| l.captures()) {
                             let to = sq.offset(l.delta);
                             attacked[to.index()] |= bit;
-                        }
-                        continue;
-                    }
-                    if info.pawn {
-                        // Pawn-type men: only their captures threaten; their mobility is in the
-                        // square tables.
-                        for l in moves.leaps.iter().filter(|l| l.captures()) {
-                            let to = sq.offset(l.delta);
-                            let cell = pos.cell(to);
-                            attacked[to.index()] |= bit;
-                            if threatens && cell.is_color(them) {
-                                self.add_threat(&mut score[c], info.value_mg, true, cell.id());
-                            }
                         }
                         continue;
                     }
