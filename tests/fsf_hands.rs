@@ -10,6 +10,9 @@ use chimera_engine::rules::outcome::Termination;
 use chimera_engine::types::Color;
 use chimera_engine::{MoveKind, Position};
 
+mod support;
+use support::sorted_moves;
+
 /// The position of `variant` after `moves` (UCI text) from `fen`.
 fn after(variant: &str, fen: &str, moves: &str) -> Position {
     let v = builtin(variant).unwrap_or_else(|| panic!("{variant} is built in"));
@@ -147,11 +150,7 @@ fn a_side_that_must_drop_has_only_drops() {
     assert!(moves.iter().all(|m| m.kind == MoveKind::Drop));
     // Bishops on both colours: with one bishop on a dark square, the other may not go on one.
     let mut pos = after("placement", v.start_fen(), "B@c1 B@c8");
-    let texts: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
+    let texts = sorted_moves(&mut pos);
     assert!(
         !texts.iter().any(|t| t == "B@a1" || t == "B@e1"),
         "{texts:?}"
@@ -182,11 +181,7 @@ fn sittuyin_sets_up_then_promotes_to_a_ferz() {
     let v = builtin("sittuyin").expect("built in");
     // The setup: only drops, rooks only on the first rank (pyffish: 88 moves, perft 2 7744).
     let mut pos = Position::startpos(&v);
-    let texts: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
+    let texts = sorted_moves(&mut pos);
     assert_eq!(texts.len(), 88);
     assert!(texts.iter().all(|t| t.contains('@')));
     assert!(texts
@@ -197,11 +192,7 @@ fn sittuyin_sets_up_then_promotes_to_a_ferz() {
     // square, never attacking an enemy man; with a ferz on the board, not at all.
     let fen = "8/5k2/8/3P4/8/8/8/4K3[] w - - 0 1";
     let mut pos = Position::from_fen(&v, fen).unwrap();
-    let texts: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
+    let texts = sorted_moves(&mut pos);
     for t in ["d5d5f", "d5c4f", "d5c6f", "d5e4f"] {
         assert!(texts.contains(&t.to_string()), "{t}: {texts:?}");
     }

@@ -7,6 +7,9 @@ mod common;
 use chimera_engine::registry::builtin;
 use chimera_engine::{MoveKind, Position, VariantRef};
 
+mod support;
+use support::sorted_moves;
+
 fn pioneer(name: &str) -> VariantRef {
     builtin(name).unwrap_or_else(|| panic!("{name} is built in"))
 }
@@ -145,11 +148,7 @@ fn placement_notation() {
 fn the_entering_man_may_shield_the_king_who_lets_him_in() {
     let fen = "4k3/8/8/8/8/8/8/3K1r2 w - - 0 1 {M@d}";
     let mut pos = Position::from_fen(&pioneer("pioneer"), fen).unwrap();
-    let moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|&m| pos.move_text(m))
-        .collect();
+    let moves = sorted_moves(&mut pos);
     assert!(moves.contains(&"d1c1".to_string()), "{moves:?}");
     assert_eq!(moves.len(), 4, "{moves:?}");
     assert_eq!(pos.perft(1), 4);
