@@ -157,10 +157,12 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--hidden",
             "--epochs",
             "--lr",
+            "--final-lr",
             "--batch",
             "--lambda",
             "--seed",
             "--threads",
+            "--mirror",
         ],
     )?;
     let files = opts.all("--data");
@@ -170,22 +172,35 @@ fn train_run(args: &[String]) -> Result<(), String> {
     let variant = variant_of(&opts, &named)?;
     let layout = Layout::of(&variant);
     let defaults = TrainConfig::default();
+    let lr = opts.number("--lr", defaults.lr)?;
     let cfg = TrainConfig {
         hidden: opts
             .number("--hidden", layout.default_hidden())?
             .clamp(16, 4096),
         epochs: opts.number("--epochs", defaults.epochs)?,
-        lr: opts.number("--lr", defaults.lr)?,
+        lr,
+        final_lr: opts.number("--final-lr", lr * defaults.final_lr / defaults.lr)?,
         batch: opts.number("--batch", defaults.batch)?.max(1),
         lambda: opts.number("--lambda", defaults.lambda)?.clamp(0.0, 1.0),
         seed: opts.number("--seed", defaults.seed)?,
         validation: defaults.validation,
+        mirror: match opts.get("--mirror").unwrap_or("off") {
+            "on" => true,
+            "off" => false,
+            other => return Err(format!("bad --mirror {other} (on or off)")),
+        },
     };
     if cfg.epochs == 0 {
         return Err("bad --epochs 0 (at least 1)".into());
     }
     if !(cfg.lr > 0.0 && cfg.lr < 1.0) {
         return Err(format!("bad --lr {} (between 0 and 1)", cfg.lr));
+    }
+    if !(cfg.final_lr > 0.0 && cfg.final_lr <= cfg.lr) {
+        return Err(format!(
+            "bad --final-lr {} (above 0, at most --lr {})",
+            cfg.final_lr, cfg.lr
+        ));
     }
     let threads: usize = opts.number("--threads", 0)?;
     let pool = rayon::ThreadPoolBuilder::new()

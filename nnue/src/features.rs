@@ -190,6 +190,31 @@ impl Layout {
         }
     }
 
+    /// For every feature, the same feature in the position mirrored left to right (files
+    /// a..h become h..a, in hand unchanged): a trainer may show a position either way round
+    /// when the variant's men move alike to both sides, as chess's do.
+    pub fn mirror_table(&self) -> Vec<u32> {
+        let mirror_file = |file: usize| self.files - 1 - file;
+        (0..self.num_features())
+            .map(|f| {
+                let m = if f < self.board_features() {
+                    let file = f % self.files;
+                    f - file + mirror_file(file)
+                } else if f >= self.reserve_base() {
+                    let at = (f - self.reserve_base()) % (self.files + 1);
+                    if at < self.files {
+                        f - at + mirror_file(at)
+                    } else {
+                        f
+                    }
+                } else {
+                    f
+                };
+                m as u32
+            })
+            .collect()
+    }
+
     /// Every active feature of `pos` seen by `persp`.
     pub fn features(&self, pos: &Position, persp: Color, out: &mut Vec<u32>) {
         self.board_and_hand_features(pos, persp, out);
@@ -217,6 +242,40 @@ mod tests {
         // The start position is symmetric: both sides see the same picture.
         assert_eq!(w, b);
         assert!(w.iter().all(|&f| (f as usize) < l.num_features()));
+    }
+
+    #[test]
+    fn the_mirror_table_swaps_files_and_undoes_itself() {
+        for name in ["chess", "capablanca", "pioneer", "crazyhouse", "aliceguard"] {
+            let v = builtin(name).unwrap();
+            let l = Layout::of(&v);
+            let m = l.mirror_table();
+            assert_eq!(m.len(), l.num_features(), "{name}");
+            assert!(
+                m.iter()
+                    .enumerate()
+                    .all(|(f, &g)| m[g as usize] as usize == f),
+                "{name}"
+            );
+        }
+        // Chess: a White king on e1 seen by White is a White king on d1 mirrored; the start
+        // position mirrored is the start position with kings and queens swapped.
+        let v = builtin("chess").unwrap();
+        let l = Layout::of(&v);
+        let m = l.mirror_table();
+        let at = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            let mut f = Vec::new();
+            l.features(&pos, Color::White, &mut f);
+            f.sort_unstable();
+            f
+        };
+        let mut mirrored: Vec<u32> = at("4k3/8/8/8/8/8/1P6/4K2R w - - 0 1")
+            .iter()
+            .map(|&f| m[f as usize])
+            .collect();
+        mirrored.sort_unstable();
+        assert_eq!(mirrored, at("3k4/8/8/8/8/8/6P1/R2K4 w - - 0 1"));
     }
 
     #[test]

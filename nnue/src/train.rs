@@ -115,8 +115,12 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Passes over the data.
     pub epochs: usize,
-    /// Adam's step size.
+    /// Adam's step size at the start.
     pub lr: f32,
+    /// Adam's step size at the last batch: the step size falls from `lr` to `final_lr`
+    /// along a half cosine (large steps find the basin, small ones settle in it; equal
+    /// values keep the step constant).
+    pub final_lr: f32,
     /// Positions per mini-batch.
     pub batch: usize,
     /// The game result's weight in the target (0: the score alone, 1: the result alone).
@@ -125,6 +129,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// The share of positions held out for validation.
     pub validation: f32,
+    /// Show every other training position mirrored left to right (alternating per epoch):
+    /// twice the pictures from the same games, for variants whose men move alike to both
+    /// sides. Validation positions are shown as they are.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -133,10 +141,12 @@ impl Default for TrainConfig {
             hidden: 256,
             epochs: 10,
             lr: 0.001,
+            final_lr: 0.00001,
             batch: 4096,
             lambda: 0.3,
             seed: 1,
             validation: 0.05,
+            mirror: false,
         }
     }
 }
@@ -195,21 +205,38 @@ fn target(row: &Row, lambda: f32) -> f32 {
     lambda * row.result + (1.0 - lambda) * row.score
 }
 
+/// How a slice of a batch is shown: the target's blend, and the mirror table with the
+/// parity of the rows it applies to (`None`: every row as it is).
+struct Showing<'a> {
+    lambda: f32,
+    mirror: Option<(&'a [u32], u32)>,
+}
+
 /// Adds the loss and the gradients of `rows` to `g`.
-fn backprop(net: &FloatNet, data: &Dataset, rows: &[u32], lambda: f32, g: &mut Grads) {
+fn backprop(net: &FloatNet, data: &Dataset, rows: &[u32], show: &Showing, g: &mut Grads) {
     let h = net.hidden;
+    let (mut mu, mut mt) = (Vec::new(), Vec::new());
     let mut us = vec![0.0f32; h];
     let mut them = vec![0.0f32; h];
     let mut d_us = vec![0.0f32; h];
     let mut d_them = vec![0.0f32; h];
     for &i in rows {
         let row = &data.rows[i as usize];
-        let (fu, ft) = data.split(row);
+        let (mut fu, mut ft) = data.split(row);
+        if let Some((table, parity)) = show.mirror {
+            if i & 1 == parity {
+                mu.clear();
+                mu.extend(fu.iter().map(|&f| table[f as usize]));
+                mt.clear();
+                mt.extend(ft.iter().map(|&f| table[f as usize]));
+                (fu, ft) = (&mu, &mt);
+            }
+        }
         net.accumulate(fu, &mut us);
         net.accumulate(ft, &mut them);
         let b = row.bucket as usize;
         let p = sigmoid(net.output(&us, &them, b));
-        let t = target(row, lambda);
+        let t = target(row, show.lambda);
         g.loss += ((p - t) * (p - t)) as f64;
         let dy = 2.0 * (p - t) * p * (1.0 - p);
         let w = &net.w2[b * 2 * h..(b + 1) * 2 * h];
@@ -301,6 +328,13 @@ impl Adam {
     }
 }
 
+/// The step size of batch `step` of `total`: a half cosine from `lr` down to `final_lr`.
+fn step_size(cfg: &TrainConfig, step: usize, total: usize) -> f32 {
+    let progress = step as f32 / total.saturating_sub(1).max(1) as f32;
+    let fall = 0.5 * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos());
+    cfg.final_lr + (cfg.lr - cfg.final_lr) * fall
+}
+
 /// Trains a net for `layout` on `data`; `each_epoch` sees every epoch's report and the net
 /// after it (to print and to checkpoint), and may stop the training by returning an error.
 pub fn train(
@@ -329,23 +363,32 @@ pub fn train(
         t: 0,
     };
     let threads = rayon::current_num_threads().max(1);
+    let batch = cfg.batch.max(1);
+    let total_steps = (cfg.epochs * train_rows.len().div_ceil(batch)).max(1);
+    let mut step = 0;
+    let mirror = cfg.mirror.then(|| layout.mirror_table());
     for epoch in 1..=cfg.epochs {
+        let show = Showing {
+            lambda: cfg.lambda,
+            mirror: mirror.as_deref().map(|t| (t, epoch as u32 & 1)),
+        };
         let start = Instant::now();
         train_rows.shuffle(&mut rng);
         let mut loss = 0.0;
-        for batch in train_rows.chunks(cfg.batch.max(1)) {
+        for batch in train_rows.chunks(batch) {
             let slice = batch.len().div_ceil(threads).max(64);
             let g = batch
                 .par_chunks(slice)
                 .map(|rows| {
                     let mut g = Grads::zeros(&net);
-                    backprop(&net, data, rows, cfg.lambda, &mut g);
+                    backprop(&net, data, rows, &show, &mut g);
                     g
                 })
                 .reduce_with(Grads::add)
                 .expect("a batch has rows");
             loss += g.loss;
-            adam.step(&mut net, &g, batch.len(), cfg.lr);
+            adam.step(&mut net, &g, batch.len(), step_size(cfg, step, total_steps));
+            step += 1;
         }
         let report = EpochReport {
             epoch,
@@ -357,4 +400,26 @@ pub fn train(
         each_epoch(&report, &net)?;
     }
     Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_size_falls_from_lr_to_final_lr() {
+        let cfg = TrainConfig {
+            lr: 0.002,
+            final_lr: 0.00002,
+            ..TrainConfig::default()
+        };
+        let sizes: Vec<f32> = (0..100).map(|s| step_size(&cfg, s, 100)).collect();
+        assert!((sizes[0] - 0.002).abs() < 1e-9, "{}", sizes[0]);
+        assert!((sizes[99] - 0.00002).abs() < 1e-9, "{}", sizes[99]);
+        assert!(sizes.windows(2).all(|w| w[1] <= w[0]), "{sizes:?}");
+        // Half way down the cosine: the mean of the two ends.
+        assert!((step_size(&cfg, 50, 101) - 0.00101).abs() < 1e-6);
+        // A single batch takes the full step.
+        assert_eq!(step_size(&cfg, 0, 1), 0.002);
+    }
 }

@@ -98,6 +98,8 @@ fn variants_with_several_boards_and_turn_parts_train() {
             hidden: 16,
             epochs: 2,
             batch: 32,
+            // Seirawan's hands and Alice Guard's three boards mirror too.
+            mirror: true,
             ..TrainConfig::default()
         };
         let net = train(&layout, &d, &cfg, |_, _| Ok(())).unwrap();
