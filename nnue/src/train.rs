@@ -1,8 +1,8 @@
 //! The trainer: positions encoded once as sparse feature rows, mini-batches whose gradients
 //! are summed across threads (rayon, one dense gradient per slice of the batch), Adam, and a
 //! loss on win probabilities: the squared difference between sigmoid(output) and a blend of
-//! sigmoid(score / SCALE) with the game's result (the result's weight is `lambda`). A slice of
-//! the data is held out to report a validation loss; each epoch ends with a checkpoint.
+//! sigmoid(score / SCALE) with the game's result (the result's weight is `lambda`). The last
+//! games read are held out to report a validation loss; each epoch ends with a checkpoint.
 
 use std::time::Instant;
 
@@ -348,14 +348,16 @@ pub fn train(
     }
     let mut net = FloatNet::new(layout, cfg.hidden, cfg.seed);
     let mut rng = SmallRng::seed_from_u64(cfg.seed);
-    let mut order: Vec<u32> = (0..data.len() as u32).collect();
-    order.shuffle(&mut rng);
     let held = if data.len() >= 20 {
         ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
     } else {
         0
     };
-    let (validation, train_rows) = order.split_at(held);
+    // The held-out positions are the last ones read: whole games (but the first), since
+    // positions of one game are near copies of each other, and a validation set drawn from
+    // the same games as the training set rewards remembering them.
+    let order: Vec<u32> = (0..data.len() as u32).collect();
+    let (train_rows, validation) = order.split_at(data.len() - held);
     let mut train_rows = train_rows.to_vec();
     let mut adam = Adam {
         m: Grads::zeros(&net),

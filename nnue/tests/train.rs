@@ -51,13 +51,23 @@ fn a_tiny_net_learns_and_quantises_faithfully() {
         ..TrainConfig::default()
     };
     let mut losses = Vec::new();
+    let mut last_validation = None;
     let all: Vec<u32> = (0..d.len() as u32).collect();
     let net = train(&layout, &d, &cfg, |r, _| {
         losses.push(r.train_loss);
+        last_validation = r.validation_loss;
         Ok(())
     })
     .unwrap();
     assert_eq!(losses.len(), 12);
+    // The held-out positions are the last 5% read (the last games), not a sample of all.
+    let held = (d.len() as f32 * cfg.validation) as usize;
+    let tail: Vec<u32> = ((d.len() - held) as u32..d.len() as u32).collect();
+    let expected = mean_loss(&net, &d, &tail, cfg.lambda);
+    assert!(
+        (last_validation.unwrap() - expected).abs() < 1e-9,
+        "{last_validation:?} against {expected}"
+    );
     assert!(
         losses[11] < 0.7 * losses[0],
         "the loss did not go down: {losses:?}"
