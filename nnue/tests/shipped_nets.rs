@@ -1,0 +1,49 @@
+//! The nets kept in `nets/` load for the variant they were made for and evaluate like a chess
+//! player would: level at the start, a queen up clearly winning, from either side's view.
+
+use std::sync::Arc;
+
+use chimera_engine::registry::builtin;
+use chimera_engine::search::Evaluator;
+use chimera_engine::Position;
+use chimera_nnue::eval::NetEval;
+use chimera_nnue::netfile::QuantNet;
+
+fn chess_net() -> (NetEval, chimera_engine::VariantRef) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
+    let net = QuantNet::load(path).unwrap();
+    assert_eq!(net.variant, "chess");
+    let v = builtin("chess").unwrap();
+    (NetEval::new(Arc::new(net), &v).unwrap(), v)
+}
+
+fn eval(net: &NetEval, v: &chimera_engine::VariantRef, fen: &str) -> i32 {
+    let pos = Position::from_fen(v, fen).unwrap();
+    let mut cache = net.new_cache();
+    net.evaluate_with(&pos, &mut cache)
+}
+
+#[test]
+fn the_chess_net_judges_material_and_symmetry() {
+    let (net, v) = chess_net();
+    let start = eval(
+        &net,
+        &v,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert!(start.abs() < 80, "start {start}");
+    // White without the queen: bad for White to move, good for Black to move.
+    let white_down = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
+    let black_down = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+    let (w, b) = (eval(&net, &v, white_down), eval(&net, &v, black_down));
+    assert!(w < -400, "a queen down: {w}");
+    // The same picture with colours swapped is seen the same way by the side to move.
+    assert!((w - b).abs() < 40, "{w} against {b}");
+}
+
+#[test]
+fn a_chess_net_is_refused_for_another_variant() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
+    let net = Arc::new(QuantNet::load(path).unwrap());
+    assert!(NetEval::new(net, &builtin("capablanca").unwrap()).is_err());
+}
