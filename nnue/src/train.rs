@@ -356,9 +356,9 @@ pub fn train(
     // The held-out positions are the last ones read: whole games (but the first), since
     // positions of one game are near copies of each other, and a validation set drawn from
     // the same games as the training set rewards remembering them.
-    let order: Vec<u32> = (0..data.len() as u32).collect();
-    let (train_rows, validation) = order.split_at(data.len() - held);
-    let mut train_rows = train_rows.to_vec();
+    let first_held = (data.len() - held) as u32;
+    let mut train_rows: Vec<u32> = (0..first_held).collect();
+    let validation: Vec<u32> = (first_held..data.len() as u32).collect();
     let mut adam = Adam {
         m: Grads::zeros(&net),
         v: Grads::zeros(&net),
@@ -396,7 +396,7 @@ pub fn train(
             epoch,
             train_loss: loss / train_rows.len().max(1) as f64,
             validation_loss: (!validation.is_empty())
-                .then(|| mean_loss(&net, data, validation, cfg.lambda)),
+                .then(|| mean_loss(&net, data, &validation, cfg.lambda)),
             positions_per_second: train_rows.len() as f64 / start.elapsed().as_secs_f64().max(1e-9),
         };
         each_epoch(&report, &net)?;

@@ -9,9 +9,11 @@ use chimera_engine::Position;
 use chimera_nnue::eval::NetEval;
 use chimera_nnue::netfile::QuantNet;
 
+/// The chess net kept in the repository.
+const CHESS_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
+
 fn chess_net() -> (NetEval, chimera_engine::VariantRef) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
-    let net = QuantNet::load(path).unwrap();
+    let net = QuantNet::load(CHESS_NET).unwrap();
     assert_eq!(net.variant, "chess");
     let v = builtin("chess").unwrap();
     (NetEval::new(Arc::new(net), &v).unwrap(), v)
@@ -32,18 +34,18 @@ fn the_chess_net_judges_material_and_symmetry() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     );
     assert!(start.abs() < 80, "start {start}");
-    // White without the queen: bad for White to move, good for Black to move.
+    // White to move without the queen, and the same picture with colours swapped: Black to
+    // move without the queen.
     let white_down = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
     let black_down = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
     let (w, b) = (eval(&net, &v, white_down), eval(&net, &v, black_down));
     assert!(w < -400, "a queen down: {w}");
-    // The same picture with colours swapped is seen the same way by the side to move.
+    // The side to move sees both alike.
     assert!((w - b).abs() < 40, "{w} against {b}");
 }
 
 #[test]
 fn a_chess_net_is_refused_for_another_variant() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
-    let net = Arc::new(QuantNet::load(path).unwrap());
+    let net = Arc::new(QuantNet::load(CHESS_NET).unwrap());
     assert!(NetEval::new(net, &builtin("capablanca").unwrap()).is_err());
 }
