@@ -44,12 +44,14 @@ commands:
                       T threads (all cores), K random opening plies (8); appended to FILE
   train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--final-lr LR]
         [--batch B] [--lambda L] [--seed S] [--threads T] [--variant V] [--mirror on]
+        [--init NET0]
                       train a net on FILE's positions (--data may be repeated): H hidden
                       (by board size), E epochs (10), Adam with a step falling along a
                       half cosine from LR (0.001) to --final-lr (LR/100), batches of B
                       (4096), L the game result's weight in the target (0.3); the variant
                       is the data's unless --variant names one; NET is written each epoch;
-                      --mirror on shows half the positions mirrored left to right
+                      --mirror on shows half the positions mirrored left to right;
+                      --init starts from the net NET0 (its size) instead of random weights
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
   serve [--host H] [--port P] [--variants FILE]

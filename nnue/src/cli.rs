@@ -12,7 +12,9 @@ use std::time::Instant;
 
 use crate::datagen::{self, DatagenConfig};
 use crate::features::Layout;
-use crate::train::{train, Dataset, TrainConfig};
+use crate::netfile::QuantNet;
+use crate::network::FloatNet;
+use crate::train::{first_held_out, mean_loss, train, Dataset, TrainConfig};
 
 /// Options as `--name value` pairs, with a clear error for anything else.
 struct Options {
@@ -163,6 +165,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--seed",
             "--threads",
             "--mirror",
+            "--init",
         ],
     )?;
     let files = opts.all("--data");
@@ -173,10 +176,28 @@ fn train_run(args: &[String]) -> Result<(), String> {
     let layout = Layout::of(&variant);
     let defaults = TrainConfig::default();
     let lr = opts.number("--lr", defaults.lr)?;
+    let start = match opts.get("--init") {
+        None => None,
+        Some(file) => {
+            let q = QuantNet::load(file)?;
+            q.check_layout(variant.name(), &layout)
+                .map_err(|e| format!("--init {file}: {e}"))?;
+            Some(FloatNet::from_quant(&q))
+        }
+    };
     let cfg = TrainConfig {
-        hidden: opts
-            .number("--hidden", layout.default_hidden())?
-            .clamp(16, 4096),
+        hidden: match (&start, opts.get("--hidden")) {
+            (Some(net), None) => net.hidden,
+            (Some(net), Some(h)) => {
+                return Err(format!(
+                    "--hidden {h} with --init: the net to start from has hidden {}",
+                    net.hidden
+                ))
+            }
+            (None, _) => opts
+                .number("--hidden", layout.default_hidden())?
+                .clamp(16, 4096),
+        },
         epochs: opts.number("--epochs", defaults.epochs)?,
         lr,
         final_lr: opts.number("--final-lr", lr * defaults.final_lr / defaults.lr)?,
@@ -189,6 +210,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "off" => false,
             other => return Err(format!("bad --mirror {other} (on or off)")),
         },
+        start,
     };
     if cfg.epochs == 0 {
         return Err("bad --epochs 0 (at least 1)".into());
@@ -233,6 +255,13 @@ fn train_run(args: &[String]) -> Result<(), String> {
         cfg.hidden,
         cfg.epochs
     );
+    if let Some(net) = &cfg.start {
+        let held: Vec<u32> = (first_held_out(&data, &cfg)..data.len() as u32).collect();
+        if !held.is_empty() {
+            let loss = pool.install(|| mean_loss(net, &data, &held, cfg.lambda));
+            eprintln!("the --init net: validation {loss:.6}");
+        }
+    }
     let name = variant.name().to_string();
     pool.install(|| {
         train(&layout, &data, &cfg, |r, net| {

@@ -58,6 +58,22 @@ impl FloatNet {
         }
     }
 
+    /// The float net an integer net stands for (its weights divided by their quantisation),
+    /// to go on training from: the next round of data refines the last round's net instead
+    /// of starting again from random weights.
+    pub fn from_quant(q: &QuantNet) -> FloatNet {
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        FloatNet {
+            inputs: q.inputs,
+            hidden: q.hidden,
+            buckets: q.buckets,
+            w1: q.w1.iter().map(|&w| w as f32 / qa).collect(),
+            b1: q.b1.iter().map(|&w| w as f32 / qa).collect(),
+            w2: q.w2.iter().map(|&w| w as f32 / qb).collect(),
+            b2: q.b2.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+        }
+    }
+
     /// The first layer's sums for one perspective's features.
     pub fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);

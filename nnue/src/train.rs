@@ -133,6 +133,9 @@ pub struct TrainConfig {
     /// twice the pictures from the same games, for variants whose men move alike to both
     /// sides. Validation positions are shown as they are.
     pub mirror: bool,
+    /// The net to start from (`None`: random weights of size `hidden`); its size wins over
+    /// `hidden`.
+    pub start: Option<FloatNet>,
 }
 
 impl Default for TrainConfig {
@@ -147,6 +150,7 @@ impl Default for TrainConfig {
             seed: 1,
             validation: 0.05,
             mirror: false,
+            start: None,
         }
     }
 }
@@ -335,6 +339,19 @@ fn step_size(cfg: &TrainConfig, step: usize, total: usize) -> f32 {
     cfg.final_lr + (cfg.lr - cfg.final_lr) * fall
 }
 
+/// The first of the rows held out for validation (`data.len()` when none are). They are the
+/// last ones read: whole games (but the first), since positions of one game are near copies
+/// of each other, and a validation set drawn from the same games as the training set rewards
+/// remembering them.
+pub fn first_held_out(data: &Dataset, cfg: &TrainConfig) -> u32 {
+    let held = if data.len() >= 20 {
+        ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
+    } else {
+        0
+    };
+    (data.len() - held) as u32
+}
+
 /// Trains a net for `layout` on `data`; `each_epoch` sees every epoch's report and the net
 /// after it (to print and to checkpoint), and may stop the training by returning an error.
 pub fn train(
@@ -346,17 +363,17 @@ pub fn train(
     if data.is_empty() {
         return Err("no positions to train on".into());
     }
-    let mut net = FloatNet::new(layout, cfg.hidden, cfg.seed);
-    let mut rng = SmallRng::seed_from_u64(cfg.seed);
-    let held = if data.len() >= 20 {
-        ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
-    } else {
-        0
+    let mut net = match &cfg.start {
+        Some(start)
+            if start.inputs != layout.num_features() || start.buckets != layout.buckets() =>
+        {
+            return Err("the starting net is not for this variant's layout".into())
+        }
+        Some(start) => start.clone(),
+        None => FloatNet::new(layout, cfg.hidden, cfg.seed),
     };
-    // The held-out positions are the last ones read: whole games (but the first), since
-    // positions of one game are near copies of each other, and a validation set drawn from
-    // the same games as the training set rewards remembering them.
-    let first_held = (data.len() - held) as u32;
+    let mut rng = SmallRng::seed_from_u64(cfg.seed);
+    let first_held = first_held_out(data, cfg);
     let mut train_rows: Vec<u32> = (0..first_held).collect();
     let validation: Vec<u32> = (first_held..data.len() as u32).collect();
     let mut adam = Adam {

@@ -9,6 +9,7 @@ use chimera_nnue::data;
 use chimera_nnue::datagen::{run, DatagenConfig};
 use chimera_nnue::features::Layout;
 use chimera_nnue::netfile::QuantNet;
+use chimera_nnue::network::FloatNet;
 use chimera_nnue::train::{mean_loss, train, Dataset, TrainConfig};
 
 fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
@@ -72,7 +73,7 @@ fn a_tiny_net_learns_and_quantises_faithfully() {
         losses[11] < 0.7 * losses[0],
         "the loss did not go down: {losses:?}"
     );
-    let initial = chimera_nnue::network::FloatNet::new(&layout, 32, cfg.seed);
+    let initial = FloatNet::new(&layout, 32, cfg.seed);
     assert!(mean_loss(&net, &d, &all, cfg.lambda) < mean_loss(&initial, &d, &all, cfg.lambda));
 
     let q = net.quantise("chess", &layout);
@@ -98,6 +99,34 @@ fn a_tiny_net_learns_and_quantises_faithfully() {
     // A net is refused for another variant's layout.
     let capa = Layout::of(&builtin("capablanca").unwrap());
     assert!(q.check_layout("capablanca", &capa).is_err());
+
+    // A saved net goes on training where it stopped (`--init`): read back as floats it is
+    // the same net, and a further epoch at a small step starts near its loss, well below a
+    // random net's first epoch.
+    let saved = FloatNet::from_quant(&q);
+    assert_eq!(saved.quantise("chess", &layout), q);
+    let more = TrainConfig {
+        start: Some(saved.clone()),
+        epochs: 1,
+        lr: 0.0003,
+        ..cfg.clone()
+    };
+    let mut resumed = Vec::new();
+    train(&layout, &d, &more, |r, _| {
+        resumed.push(r.train_loss);
+        Ok(())
+    })
+    .unwrap();
+    assert!(
+        resumed[0] < 1.2 * losses[11] && resumed[0] < 0.8 * losses[0],
+        "resumed at {resumed:?}, the first run went {losses:?}"
+    );
+    // A starting net for another layout is refused.
+    let wrong = TrainConfig {
+        start: Some(FloatNet::new(&capa, 32, 1)),
+        ..more
+    };
+    assert!(train(&layout, &d, &wrong, |_, _| Ok(())).is_err());
 }
 
 #[test]
