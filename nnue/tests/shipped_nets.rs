@@ -10,7 +10,7 @@ use chimera_nnue::eval::NetEval;
 use chimera_nnue::netfile::QuantNet;
 
 /// The chess net kept in the repository.
-const CHESS_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen2.nnue");
+const CHESS_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen3.nnue");
 
 fn chess_net() -> (NetEval, chimera_engine::VariantRef) {
     let net = QuantNet::load(CHESS_NET).unwrap();
