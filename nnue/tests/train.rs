@@ -1,5 +1,6 @@
 //! The trainer on tiny data: a small net's loss goes down over the epochs, its quantised form
-//! evaluates within a tolerance of the float net, and the net file reads back.
+//! evaluates within a tolerance of the float net, the net file reads back, and training goes
+//! on from a saved net.
 
 use std::sync::Arc;
 
