@@ -14,7 +14,7 @@ use crate::datagen::{self, DatagenConfig};
 use crate::features::Layout;
 use crate::netfile::QuantNet;
 use crate::network::FloatNet;
-use crate::train::{first_held_out, mean_loss, train, Dataset, TrainConfig};
+use crate::train::{held_out, mean_loss, train, Dataset, TrainConfig};
 
 /// Options as `--name value` pairs, with a clear error for anything else.
 struct Options {
@@ -256,7 +256,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
         cfg.epochs
     );
     if let Some(net) = &cfg.start {
-        let held: Vec<u32> = (first_held_out(&data, &cfg)..data.len() as u32).collect();
+        let held: Vec<u32> = held_out(&data, &cfg).collect();
         if !held.is_empty() {
             let loss = pool.install(|| mean_loss(net, &data, &held, cfg.lambda));
             eprintln!("the --init net: validation {loss:.6}");

@@ -339,17 +339,16 @@ fn step_size(cfg: &TrainConfig, step: usize, total: usize) -> f32 {
     cfg.final_lr + (cfg.lr - cfg.final_lr) * fall
 }
 
-/// The first of the rows held out for validation (`data.len()` when none are). They are the
-/// last ones read: whole games (but the first), since positions of one game are near copies
+/// The rows held out for validation (none for tiny data). They are the last ones read: whole games (but the first), since positions of one game are near copies
 /// of each other, and a validation set drawn from the same games as the training set rewards
 /// remembering them.
-pub fn first_held_out(data: &Dataset, cfg: &TrainConfig) -> u32 {
+pub fn held_out(data: &Dataset, cfg: &TrainConfig) -> std::ops::Range<u32> {
     let held = if data.len() >= 20 {
         ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
     } else {
         0
     };
-    (data.len() - held) as u32
+    (data.len() - held) as u32..data.len() as u32
 }
 
 /// Trains a net for `layout` on `data`; `each_epoch` sees every epoch's report and the net
@@ -373,9 +372,9 @@ pub fn train(
         None => FloatNet::new(layout, cfg.hidden, cfg.seed),
     };
     let mut rng = SmallRng::seed_from_u64(cfg.seed);
-    let first_held = first_held_out(data, cfg);
-    let mut train_rows: Vec<u32> = (0..first_held).collect();
-    let validation: Vec<u32> = (first_held..data.len() as u32).collect();
+    let held = held_out(data, cfg);
+    let mut train_rows: Vec<u32> = (0..held.start).collect();
+    let validation: Vec<u32> = held.collect();
     let mut adam = Adam {
         m: Grads::zeros(&net),
         v: Grads::zeros(&net),
