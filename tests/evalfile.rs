@@ -2,12 +2,18 @@
 //! made for the variant evaluates (a net that scores every position +775 for the side to
 //! move makes a one-ply search say -775), a file that is not a net and a net for another
 //! variant are refused with an error line and the hand-made evaluation plays on, and an empty
-//! value goes back to it.
+//! value goes back to it. The built-in chess net plays chess (and only chess) unless
+//! `Use NNUE` is off.
 
 mod session;
 use session::{talk, uci, xboard};
 
 use chimera_engine::registry::builtin;
+use chimera_engine::search::{Evaluator, Limits, Searcher, Silent};
+use chimera_engine::Position;
+use chimera_eval::VariantEval;
+use chimera_nnue::builtin::Source;
+use chimera_nnue::eval::NetEval;
 use chimera_nnue::features::Layout;
 use chimera_nnue::netfile::{QuantNet, QA, QB, SCALE};
 
@@ -160,5 +166,121 @@ fn xboard_option_evalfile_loads_a_net() {
         "{lines:?}"
     );
     let lines = talk(&mut d, &cap, &["option EvalFile=/no/such/file.nnue"]);
+    assert!(lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+}
+
+/// The score a one-thread search of `variant`'s start position to `depth` gives with `eval`,
+/// as the protocols print it.
+fn expected_score(variant: &str, depth: u32, eval: &dyn Evaluator) -> String {
+    let v = builtin(variant).unwrap();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = Searcher::new(16, 1).search(&Position::startpos(&v), &limits, eval, &mut Silent);
+    r.score.to_string()
+}
+
+#[test]
+fn the_chess_net_is_built_in_and_use_nnue_turns_it_off() {
+    let chess = builtin("chess").unwrap();
+    let net = chimera_nnue::builtin::net_for("chess").expect("a built-in chess net");
+    let with_net = expected_score("chess", 3, &NetEval::new(net, &chess).unwrap());
+    let by_hand = expected_score("chess", 3, &VariantEval::new(&chess));
+    assert_ne!(with_net, by_hand, "the two evaluations must be told apart");
+
+    let (mut d, cap) = uci();
+    let lines = talk(&mut d, &cap, &["uci"]);
+    assert!(
+        lines.contains(&"option name Use NNUE type check default true".to_string()),
+        "{lines:?}"
+    );
+    let search = ["ucinewgame", "position startpos", "go depth 3"];
+    let lines = talk(&mut d, &cap, &search);
+    assert_eq!(scores(&lines).last(), Some(&with_net), "{lines:?}");
+    let lines = talk(&mut d, &cap, &["setoption name Use NNUE value false"]);
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = talk(&mut d, &cap, &search);
+    assert_eq!(scores(&lines).last(), Some(&by_hand), "{lines:?}");
+    let lines = talk(&mut d, &cap, &["setoption name Use NNUE value perhaps"]);
+    assert!(lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let lines = talk(&mut d, &cap, &["setoption name Use NNUE value true"]);
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines = talk(&mut d, &cap, &search);
+    assert_eq!(scores(&lines).last(), Some(&with_net), "{lines:?}");
+
+    // A user's net for another variant leaves chess to the built-in net, and says so.
+    let capa = constant_net("capablanca", 555, "builtin-capablanca.nnue");
+    let lines = talk(
+        &mut d,
+        &cap,
+        &[&format!("setoption name EvalFile value {capa}")],
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("error") && l.contains("the built-in net plays chess")),
+        "{lines:?}"
+    );
+    let lines = talk(&mut d, &cap, &search);
+    assert_eq!(scores(&lines).last(), Some(&with_net), "{lines:?}");
+}
+
+#[test]
+fn the_chess_net_plays_chess_only() {
+    // King of the hill has chess's pieces and board, so the chess net would fit its inputs;
+    // the built-in nets go by name, and the hill is left to the hand-made evaluation.
+    let koth = builtin("kingofthehill").unwrap();
+    let by_hand = expected_score("kingofthehill", 3, &VariantEval::new(&koth));
+    let (mut d, cap) = uci();
+    let lines = talk(
+        &mut d,
+        &cap,
+        &[
+            "setoption name UCI_Variant value kingofthehill",
+            "position startpos",
+            "go depth 3",
+        ],
+    );
+    assert_eq!(scores(&lines).last(), Some(&by_hand), "{lines:?}");
+    let choice = chimera_nnue::builtin::choose(&koth, None, true);
+    assert_eq!(choice.source, Source::Hand);
+    let chess = builtin("chess").unwrap();
+    assert_eq!(
+        chimera_nnue::builtin::choose(&chess, None, true).source,
+        Source::BuiltinNet
+    );
+    assert_eq!(
+        chimera_nnue::builtin::choose(&chess, None, false).source,
+        Source::Hand
+    );
+}
+
+#[test]
+fn xboard_use_nnue_is_a_check_option() {
+    let chess = builtin("chess").unwrap();
+    let by_hand = expected_score("chess", 2, &VariantEval::new(&chess));
+    let (mut d, cap) = xboard();
+    let lines = talk(&mut d, &cap, &["xboard", "protover 2"]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("option=\"Use NNUE -check 1\"")),
+        "{lines:?}"
+    );
+    let lines = talk(
+        &mut d,
+        &cap,
+        &["option Use NNUE=0", "new", "post", "sd 2", "go"],
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    let cp = by_hand.strip_prefix("cp ").expect("a centipawn score");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("2 ") && l.split_whitespace().nth(1) == Some(cp)),
+        "{lines:?}"
+    );
+    let lines = talk(&mut d, &cap, &["option Use NNUE=maybe"]);
     assert!(lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
 }

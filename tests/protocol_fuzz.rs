@@ -220,8 +220,11 @@ fn fuzz_batch(rng: &mut SmallRng, corpus: &[&str]) -> (Vec<u8>, usize) {
 }
 
 /// Stops whatever the batch left running: `stops` are sent until nothing runs any more.
+/// Up to 30 s: one batch (after `cores 100000`, Vanguard, `analyze`, `new`) took 3-5 s to
+/// settle on two cores beside a self-play run, and sometimes more than 10 s, with this
+/// build and the one before the built-in net alike.
 fn stop_everything<D: Dialect>(d: &mut Driver<D>, stops: &[&str], batch: &[u8]) {
-    for _ in 0..200 {
+    for _ in 0..600 {
         for s in stops {
             d.send(s);
         }
@@ -230,7 +233,7 @@ fn stop_everything<D: Dialect>(d: &mut Driver<D>, stops: &[&str], batch: &[u8]) 
         }
     }
     panic!(
-        "still searching after 200 stops; batch:\n{}",
+        "still searching after 600 stops; batch:\n{}",
         String::from_utf8_lossy(batch)
     );
 }

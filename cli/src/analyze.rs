@@ -6,8 +6,9 @@ use std::io::Write;
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::Position;
-use chimera_nnue::netfile::QuantNet;
 use chimera_protocol::report::{best_and_ponder, info_line};
+
+use crate::net::Nets;
 
 /// The table size used by `analyze` and `epd`, in megabytes.
 pub const HASH_MB: usize = 64;
@@ -32,18 +33,18 @@ impl<W: Write> SearchReport for InfoPrinter<'_, W> {
 }
 
 /// Runs `analyze`: the position is the variant's start or `fen`; the limits are a depth, a
-/// time, or both; `net` evaluates if it was made for the variant.
+/// time, or both; `nets` say what evaluates ([`Nets`]).
 pub fn run(
     registry: &Registry,
     variant: &str,
     fen: Option<&str>,
     limits: &Limits,
     threads: usize,
-    net: Option<&std::sync::Arc<QuantNet>>,
+    nets: &Nets,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let pos = crate::position_of(registry, variant, fen)?;
-    let eval = crate::net::evaluator_noisy(pos.variant(), net);
+    let eval = nets.evaluator_noisy(pos.variant());
     let mut searcher = Searcher::new(HASH_MB, threads);
     // No GUI stands between the command line and the clock: the whole time is the search's.
     searcher.move_overhead = 0;

@@ -41,7 +41,9 @@ commands:
   datagen --out FILE [--variant V] [--nodes N] [--games G] [--threads T]
           [--random-plies K] [--seed S] [--max-plies P] [--net NET] [--hash MB]
                       self-play for training data: N nodes a move (5000), G games (100),
-                      T threads (all cores), K random opening plies (8); appended to FILE
+                      T threads (all cores), K random opening plies (8); appended to FILE;
+                      played with the variant's built-in net if it has one, else by hand
+                      (--net NET: that net; --net hand: the hand-made evaluation)
   train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--final-lr LR]
         [--batch B] [--lambda L] [--seed S] [--threads T] [--variant V] [--mirror on]
         [--init NET0]
@@ -65,7 +67,11 @@ common options:
                       (used unless --variant names another)
   --net FILE          evaluate with the net in FILE (from 'chimera train') in the variant it
                       was made for (uci, xboard, analyze, epd, bench; in 'match', give it
-                      to an engine as option.EvalFile=FILE or cmd='chimera --net FILE')
+                      to an engine as option.EvalFile=FILE or cmd='chimera --net FILE');
+                      other variants play with their built-in net (chess has one) or the
+                      hand-made evaluation
+  --net hand          the hand-made evaluation in every variant, no net (UCI and XBoard:
+                      the option Use NNUE off)
 ";
 
 /// A parsed command line.

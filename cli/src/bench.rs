@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{Limits, Searcher, Silent};
 use chimera_engine::Position;
-use chimera_nnue::netfile::QuantNet;
+
+use crate::net::Nets;
 
 /// The depth `chimera bench` searches to by default.
 pub const DEFAULT_DEPTH: u32 = 11;
@@ -80,23 +81,24 @@ pub struct BenchResult {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth` with `threads` threads, writing one line per
-/// position and then `<nodes> nodes <nps> nps`.
+/// Searches every bench position to `depth` with `threads` threads and the engine's own
+/// evaluation (the built-in nets where there are, the hand-made evaluation elsewhere), writing
+/// one line per position and then `<nodes> nodes <nps> nps`.
 pub fn run(
     registry: &Registry,
     depth: u32,
     threads: usize,
     out: &mut impl Write,
 ) -> Result<BenchResult, String> {
-    run_with_net(registry, depth, threads, None, out)
+    run_with_nets(registry, depth, threads, &Nets::default(), out)
 }
 
-/// Like [`run`], with `net` evaluating the positions of the variant it was made for.
-pub fn run_with_net(
+/// Like [`run`], evaluating with `nets` (a user's net, or the hand-made evaluation only).
+pub fn run_with_nets(
     registry: &Registry,
     depth: u32,
     threads: usize,
-    net: Option<&std::sync::Arc<QuantNet>>,
+    nets: &Nets,
     out: &mut impl Write,
 ) -> Result<BenchResult, String> {
     let mut total = 0;
@@ -109,7 +111,7 @@ pub fn run_with_net(
             .ok_or_else(|| format!("bench: unknown variant '{variant}'"))?;
         let pos = Position::from_fen(&v, position.fen)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        let eval = crate::net::evaluator(&v, net);
+        let eval = nets.evaluator(&v);
         searcher.clear();
         let limits = Limits {
             depth: Some(depth.saturating_sub(position.shallower).max(1)),

@@ -10,9 +10,9 @@ use std::time::Duration;
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::{Move, Position};
-use chimera_nnue::netfile::QuantNet;
-
 use chimera_matchplay::san::{parse_san, to_san};
+
+use crate::net::Nets;
 
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,14 +105,14 @@ pub fn run(
     variant: &str,
     limits: &Limits,
     threads: usize,
-    net: Option<&std::sync::Arc<QuantNet>>,
+    nets: &Nets,
     out: &mut impl Write,
 ) -> Result<(usize, usize), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
     let v = registry
         .get(variant)
         .ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    let eval = crate::net::evaluator_noisy(&v, net);
+    let eval = nets.evaluator_noisy(&v);
     let mut searcher = Searcher::new(crate::analyze::HASH_MB, threads);
     // No GUI stands between the command line and the clock: the whole time is the search's.
     searcher.move_overhead = 0;
@@ -200,7 +200,7 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am f3; id \"opening\";
             "chess",
             &limits,
             1,
-            None,
+            &Nets::default(),
             &mut out,
         );
         std::fs::remove_file(&path).unwrap();

@@ -13,7 +13,7 @@ pub mod analyze;
 mod args;
 pub mod bench;
 pub mod epd;
-mod net;
+pub mod net;
 mod rules;
 
 use std::io::Write;
@@ -87,8 +87,7 @@ pub fn run(args: &[String]) -> i32 {
         chimera_protocol::stdio::run_stdio(registry, dialect, common.net.as_deref());
         return 0;
     }
-    let net = net::load(common.net.as_deref());
-    let net = net.as_ref();
+    let nets = net::Nets::from_arg(common.net.as_deref());
     let out = std::io::stdout();
     let mut out = out.lock();
     let result = match command {
@@ -97,7 +96,7 @@ pub fn run(args: &[String]) -> i32 {
         Command::Variants => rules::list_variants(&registry, &mut out),
         Command::Check { file } => rules::check_file(&registry, &file, &mut out),
         Command::Bench { depth, threads } => {
-            bench::run_with_net(&registry, depth, threads, net, &mut out).map(|_| ())
+            bench::run_with_nets(&registry, depth, threads, &nets, &mut out).map(|_| ())
         }
         Command::Analyze {
             variant,
@@ -110,7 +109,7 @@ pub fn run(args: &[String]) -> i32 {
             fen.as_deref(),
             &limits,
             threads,
-            net,
+            &nets,
             &mut out,
         ),
         Command::Epd {
@@ -118,7 +117,10 @@ pub fn run(args: &[String]) -> i32 {
             variant,
             limits,
             threads,
-        } => epd::run(&registry, &file, &variant, &limits, threads, net, &mut out).map(|_| ()),
+        } => epd::run(
+            &registry, &file, &variant, &limits, threads, &nets, &mut out,
+        )
+        .map(|_| ()),
         Command::EvalTables { variant } => rules::eval_tables(&registry, &variant, &mut out),
         Command::Perft {
             depth,

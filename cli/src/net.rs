@@ -1,45 +1,72 @@
-//! The evaluator a command-line tool searches with: the net given with `--net` for the
-//! variant it was made for, the hand-made evaluation otherwise (and for every variant when no
-//! net is given).
+//! The evaluation a command-line tool searches with, by the engine's rule
+//! ([`builtin::choose`]): the net given with `--net` in the variant it was made for, else the
+//! variant's built-in net, else the hand-made evaluation; `--net hand` asks for the hand-made
+//! evaluation in every variant.
 
 use std::sync::Arc;
 
 use chimera_engine::search::Evaluator;
 use chimera_engine::VariantRef;
-use chimera_eval::VariantEval;
-use chimera_nnue::eval::NetEval;
+use chimera_nnue::builtin::{self, HAND};
 use chimera_nnue::netfile::QuantNet;
 
-/// Reads the `--net` file; a file that is not a net is reported on standard error and the
-/// tools go on with the hand-made evaluation.
-pub(crate) fn load(path: Option<&str>) -> Option<Arc<QuantNet>> {
-    match QuantNet::load(path?) {
-        Ok(n) => Some(Arc::new(n)),
-        Err(e) => {
-            eprintln!("chimera: --net: {e}; the hand-made evaluation plays");
-            None
+/// The nets a tool may evaluate with.
+#[derive(Clone)]
+pub struct Nets {
+    /// The user's net (`--net FILE`).
+    user: Option<Arc<QuantNet>>,
+    /// False with `--net hand`.
+    use_nets: bool,
+}
+
+impl Default for Nets {
+    /// The built-in nets, and the hand-made evaluation for the other variants.
+    fn default() -> Nets {
+        Nets {
+            user: None,
+            use_nets: true,
         }
     }
 }
 
-/// The evaluator for `variant`: the net when it was made for it.
-pub(crate) fn evaluator(
-    variant: &VariantRef,
-    net: Option<&Arc<QuantNet>>,
-) -> Box<dyn Evaluator + Send + Sync> {
-    match net.map(|n| NetEval::new(n.clone(), variant)) {
-        Some(Ok(e)) => Box::new(e),
-        _ => Box::new(VariantEval::new(variant)),
+impl Nets {
+    /// The nets for the `--net` value: a net file, `hand`, or nothing. A file that is not a
+    /// net is reported on standard error and the tools go on without it.
+    pub fn from_arg(arg: Option<&str>) -> Nets {
+        let user = match arg {
+            None => None,
+            Some(HAND) => {
+                return Nets {
+                    user: None,
+                    use_nets: false,
+                }
+            }
+            Some(path) => match QuantNet::load(path) {
+                Ok(n) => Some(Arc::new(n)),
+                Err(e) => {
+                    eprintln!("chimera: --net: {e}; it is not used");
+                    None
+                }
+            },
+        };
+        Nets {
+            user,
+            use_nets: true,
+        }
     }
-}
 
-/// Like [`evaluator`], but says on standard error when the net does not fit `variant`.
-pub(crate) fn evaluator_noisy(
-    variant: &VariantRef,
-    net: Option<&Arc<QuantNet>>,
-) -> Box<dyn Evaluator + Send + Sync> {
-    if let Some(Err(e)) = net.map(|n| NetEval::new(n.clone(), variant)) {
-        eprintln!("chimera: --net: {e}; the hand-made evaluation plays");
+    /// The evaluator for `variant`.
+    pub fn evaluator(&self, variant: &VariantRef) -> Arc<dyn Evaluator + Send + Sync> {
+        builtin::choose(variant, self.user.as_ref(), self.use_nets).eval
     }
-    evaluator(variant, net)
+
+    /// Like [`Nets::evaluator`], but says on standard error when the user's net does not fit
+    /// `variant`, and what plays instead.
+    pub fn evaluator_noisy(&self, variant: &VariantRef) -> Arc<dyn Evaluator + Send + Sync> {
+        let choice = builtin::choose(variant, self.user.as_ref(), self.use_nets);
+        if let Some(note) = choice.note {
+            eprintln!("chimera: --net: {note}");
+        }
+        choice.eval
+    }
 }

@@ -265,6 +265,12 @@ mod tests {
         assert_eq!(e.name, "eng");
         assert_eq!(e.options, vec![("Hash".to_string(), "16".to_string())]);
         assert_eq!(e.limits.depth, Some(3));
+        // An option whose name has a space is quoted as a whole word.
+        let e: EngineSpec = "cmd=x proto=uci 'option.Use NNUE=false'".parse().unwrap();
+        assert_eq!(
+            e.options,
+            vec![("Use NNUE".to_string(), "false".to_string())]
+        );
         for bad in [
             "proto=uci",
             "cmd=x",

@@ -10,6 +10,7 @@ use chimera_eval::VariantEval;
 
 use std::time::Instant;
 
+use crate::builtin::{self, Source, HAND};
 use crate::datagen::{self, DatagenConfig};
 use crate::features::Layout;
 use crate::netfile::QuantNet;
@@ -114,10 +115,25 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
     )?;
     let out = opts.get("--out").ok_or("--out FILE is needed")?.to_string();
     let variant = variant_of(&opts, "chess")?;
-    let eval: Arc<dyn Evaluator + Send + Sync> = match opts.get("--net") {
-        Some(path) => Arc::new(crate::eval::NetEval::load(path, &variant)?),
-        None => Arc::new(VariantEval::new(&variant)),
+    // The games are played with what the engine would play the variant with, unless told.
+    let (eval, played_by): (Arc<dyn Evaluator + Send + Sync>, String) = match opts.get("--net") {
+        Some(HAND) => (
+            Arc::new(VariantEval::new(&variant)),
+            "the hand-made evaluation".into(),
+        ),
+        Some(path) => (
+            Arc::new(crate::eval::NetEval::load(path, &variant)?),
+            format!("the net {path}"),
+        ),
+        None => match builtin::choose(&variant, None, true) {
+            c if c.source == Source::BuiltinNet => (c.eval, "the built-in net".into()),
+            c => (c.eval, "the hand-made evaluation".into()),
+        },
     };
+    eprintln!(
+        "chimera: datagen: {} plays with {played_by}",
+        variant.name()
+    );
     let cfg = DatagenConfig {
         eval,
         nodes: opts.number("--nodes", 5000u64)?.max(1),

@@ -1,22 +1,31 @@
-//! The nets kept in `nets/` load for the variant they were made for and evaluate like a chess
-//! player would: level at the start, a queen up clearly winning, from either side's view.
-
-use std::sync::Arc;
+//! The nets built into the binary (from `nets/`) read, fit the variant they were made for and
+//! evaluate like a chess player would: level at the start, a queen up clearly winning, from
+//! either side's view.
 
 use chimera_engine::registry::builtin;
 use chimera_engine::search::Evaluator;
 use chimera_engine::Position;
+use chimera_nnue::builtin as nets;
 use chimera_nnue::eval::NetEval;
-use chimera_nnue::netfile::QuantNet;
-
-/// The chess net kept in the repository.
-const CHESS_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../nets/chess-gen3.nnue");
 
 fn chess_net() -> (NetEval, chimera_engine::VariantRef) {
-    let net = QuantNet::load(CHESS_NET).unwrap();
+    let net = nets::net_for("chess").expect("chess has a built-in net");
     assert_eq!(net.variant, "chess");
     let v = builtin("chess").unwrap();
-    (NetEval::new(Arc::new(net), &v).unwrap(), v)
+    (NetEval::new(net, &v).unwrap(), v)
+}
+
+#[test]
+fn every_built_in_net_fits_its_variant() {
+    let names = nets::variants();
+    assert!(names.contains(&"chess"), "{names:?}");
+    for name in names {
+        let v = builtin(name).unwrap_or_else(|| panic!("{name} is not a built-in variant"));
+        let net = nets::net_for(name).unwrap();
+        assert!(NetEval::new(net, &v).is_ok(), "{name}");
+        let choice = nets::choose(&v, None, true);
+        assert_eq!(choice.source, nets::Source::BuiltinNet, "{name}");
+    }
 }
 
 fn eval(net: &NetEval, v: &chimera_engine::VariantRef, fen: &str) -> i32 {
@@ -46,6 +55,6 @@ fn the_chess_net_judges_material_and_symmetry() {
 
 #[test]
 fn a_chess_net_is_refused_for_another_variant() {
-    let net = Arc::new(QuantNet::load(CHESS_NET).unwrap());
+    let net = nets::net_for("chess").unwrap();
     assert!(NetEval::new(net, &builtin("capablanca").unwrap()).is_err());
 }

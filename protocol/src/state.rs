@@ -14,8 +14,7 @@ use chimera_engine::search::{
     Evaluator, Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
 };
 use chimera_engine::{Move, MoveError, Position, VariantRef};
-use chimera_eval::VariantEval;
-use chimera_nnue::eval::NetEval;
+use chimera_nnue::builtin::{self, Source};
 use chimera_nnue::netfile::QuantNet;
 
 use crate::report::perft_lines;
@@ -131,6 +130,9 @@ pub struct Options {
     /// The net file loaded (UCI `EvalFile`, XBoard `option EvalFile=`, `--net`), as given;
     /// empty for none.
     pub eval_file: String,
+    /// Whether nets evaluate (UCI `Use NNUE`): off, the hand-made evaluation plays every
+    /// variant, whatever nets there are.
+    pub use_nets: bool,
 }
 
 impl Default for Options {
@@ -144,6 +146,7 @@ impl Default for Options {
             move_overhead: chimera_engine::search::time::DEFAULT_OVERHEAD_MS,
             variant_path: String::new(),
             eval_file: String::new(),
+            use_nets: true,
         }
     }
 }
@@ -174,11 +177,13 @@ pub struct EngineState {
     pub registry: Registry,
     /// The current variant.
     pub variant: VariantRef,
-    /// The evaluator of the current variant: the net when one is loaded for it, else the
-    /// hand-made evaluation.
+    /// The evaluator of the current variant ([`builtin::choose`]): the loaded net when it
+    /// was made for the variant, else the variant's built-in net, else the hand-made
+    /// evaluation.
     pub eval: Arc<dyn Evaluator + Send + Sync>,
-    /// The net loaded, kept across variant changes: it plays the variant it was made for,
-    /// the hand-made evaluation plays the others.
+    /// Whether `eval` is a net (a loaded one or a built-in one).
+    eval_is_net: bool,
+    /// The net loaded, kept across variant changes: it plays the variant it was made for.
     net: Option<Arc<QuantNet>>,
     /// The current position; its move history is the game so far.
     pub position: Position,
@@ -218,8 +223,10 @@ impl EngineState {
         let options = Options::default();
         let searcher = Searcher::new(options.hash_mb, options.threads);
         let stop = searcher.stop_handle();
+        let choice = builtin::choose(&variant, None, options.use_nets);
         EngineState {
-            eval: Arc::new(VariantEval::new(&variant)),
+            eval: choice.eval,
+            eval_is_net: choice.source != Source::Hand,
             net: None,
             position: Position::startpos(&variant),
             variant,
@@ -244,38 +251,37 @@ impl EngineState {
             .get(name)
             .ok_or_else(|| format!("unknown variant '{name}'"))?;
         let changed = !Arc::ptr_eq(&v, &self.variant);
+        let was_net = self.eval_is_net;
         self.position = Position::startpos(&v);
         self.variant = v;
-        if changed && self.net.is_some() {
-            // A net made for another variant leaves this one to the hand-made evaluation
-            // (said when the net was loaded).
-            self.forget_evaluations();
-        }
         if changed {
+            // A loaded net made for another variant was said so when it was loaded.
             let _ = self.rebuild_eval();
+            // A net's evaluations in the table would mislead the next evaluator; the
+            // hand-made evaluation's, kept by variant, may stay (as between games).
+            if was_net || self.eval_is_net {
+                self.forget_evaluations();
+            }
         }
         Ok(())
     }
 
-    /// The evaluator for the current variant: the net if it was made for it, else the
-    /// hand-made evaluation, with an error saying why the net does not play.
+    /// The evaluator for the current variant ([`builtin::choose`]), with an error saying why
+    /// the loaded net does not play it.
     fn rebuild_eval(&mut self) -> Result<(), String> {
-        let net = self
-            .net
-            .as_ref()
-            .map(|n| NetEval::new(n.clone(), &self.variant));
-        match net {
-            Some(Ok(e)) => self.eval = Arc::new(e),
-            Some(Err(e)) => {
-                self.eval = Arc::new(VariantEval::new(&self.variant));
-                return Err(format!(
-                    "{e}; the hand-made evaluation plays {}",
-                    self.variant.name()
-                ));
-            }
-            None => self.eval = Arc::new(VariantEval::new(&self.variant)),
+        let choice = builtin::choose(&self.variant, self.net.as_ref(), self.options.use_nets);
+        self.eval = choice.eval;
+        self.eval_is_net = choice.source != Source::Hand;
+        choice.note.map_or(Ok(()), Err)
+    }
+
+    /// Turns the nets on or off (UCI `Use NNUE`); off, the hand-made evaluation plays.
+    pub fn set_use_nets(&mut self, on: bool) {
+        if on != self.options.use_nets {
+            self.options.use_nets = on;
+            self.forget_evaluations();
+            let _ = self.rebuild_eval();
         }
-        Ok(())
     }
 
     /// The variant the loaded net was made for, if a net is loaded.
@@ -293,10 +299,11 @@ impl EngineState {
         }
     }
 
-    /// Loads the net file at `path` (empty or `<empty>`: none, the hand-made evaluation). A
-    /// file that cannot be read as a net is refused and what played before plays on; a net
-    /// made for another variant than the current one is an error too, but is kept for when
-    /// its variant is chosen (a GUI may set the file before the variant).
+    /// Loads the net file at `path` (empty or `<empty>`: none; the built-in net or the
+    /// hand-made evaluation plays). A file that cannot be read as a net is refused and what
+    /// played before plays on; a net made for another variant than the current one is an
+    /// error too, but is kept for when its variant is chosen (a GUI may set the file before
+    /// the variant).
     pub fn set_eval_file(&mut self, path: &str) -> Result<(), String> {
         let path = path.trim();
         if path.is_empty() || path == "<empty>" {

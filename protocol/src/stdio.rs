@@ -5,6 +5,7 @@
 use std::sync::mpsc::channel;
 
 use chimera_engine::registry::Registry;
+use chimera_nnue::builtin::HAND;
 
 use crate::dialect::{handle_guarded, run_loop, Dialect, Flow};
 use crate::input::spawn_stdin;
@@ -15,8 +16,9 @@ use crate::xboard::Xboard;
 /// Runs a GUI session on standard input and output. With `dialect` given (`uci` or `xboard`)
 /// that dialect starts at once and waits for the GUI's first command; otherwise the first line
 /// decides (`xboard` selects XBoard, anything else UCI, and is then handled as its first
-/// command). `net` is a net file to load first (`--net`); a bad one is reported on standard
-/// error and the hand-made evaluation plays.
+/// command). `net` is a net file to load first (`--net`), or `hand` for the hand-made
+/// evaluation in every variant; a bad file is reported on standard error and the built-in
+/// nets and the hand-made evaluation play.
 pub fn run_stdio(registry: Registry, dialect: Option<&str>, net: Option<&str>) {
     let (tx, rx) = channel();
     spawn_stdin(tx.clone());
@@ -34,15 +36,19 @@ pub fn run_stdio(registry: Registry, dialect: Option<&str>, net: Option<&str>) {
         _ => false,
     };
     let mut state = EngineState::new(registry, out, tx);
-    if let Some(path) = net {
-        if let Err(e) = state.set_eval_file(path) {
-            // A net kept for another variant than the starting one (chess) plays once the
-            // GUI chooses its variant: a note, not an error.
-            match state.net_variant() {
-                Some(v) => eprintln!("chimera: --net: {path} plays {v} once it is chosen"),
-                None => eprintln!("chimera: --net: {e}; the hand-made evaluation plays"),
+    match net {
+        Some(HAND) => state.set_use_nets(false),
+        Some(path) => {
+            if let Err(e) = state.set_eval_file(path) {
+                // A net kept for another variant than the starting one (chess) plays once
+                // the GUI chooses its variant: a note, not an error.
+                match state.net_variant() {
+                    Some(v) => eprintln!("chimera: --net: {path} plays {v} once it is chosen"),
+                    None => eprintln!("chimera: --net: {e}; it is not used"),
+                }
             }
         }
+        None => {}
     }
     let mut d: Box<dyn Dialect> = if is_xboard {
         Box::new(Xboard::new(state))

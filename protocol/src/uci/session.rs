@@ -114,6 +114,10 @@ impl Uci {
         ));
         out.line("option name VariantPath type string default <empty>");
         out.line("option name EvalFile type string default <empty>");
+        out.line(&format!(
+            "option name Use NNUE type check default {}",
+            self.state.options.use_nets
+        ));
         out.line("option name Clear Hash type button");
         out.line("uciok");
     }
@@ -196,6 +200,7 @@ impl Uci {
                 }
             }
             "evalfile" => self.state.set_eval_file(need()?)?,
+            "use nnue" => self.state.set_use_nets(check()?),
             "clear hash" => self.state.new_game(),
             "uci_chess960" => self.state.options.chess960 = check()?,
             "uci_analysemode" | "uci_showwdl" => {

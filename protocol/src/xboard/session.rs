@@ -204,6 +204,10 @@ impl Xboard {
         ));
         self.out("feature option=\"VariantPath -file \"");
         self.out("feature option=\"EvalFile -file \"");
+        self.out(&format!(
+            "feature option=\"Use NNUE -check {}\"",
+            u8::from(self.state.options.use_nets)
+        ));
         self.out("feature done=1");
     }
 
@@ -557,6 +561,11 @@ impl Xboard {
                 }
             }
             ("evalfile", Some(v)) => self.state.set_eval_file(v)?,
+            ("use nnue", Some(v)) => self.state.set_use_nets(match v {
+                "1" | "true" => true,
+                "0" | "false" => false,
+                _ => return Err(format!("bad value '{v}' (0 or 1)")),
+            }),
             ("rankbase", Some(v)) => {
                 self.rank_base = match v {
                     "0" => 0,
