@@ -61,6 +61,17 @@ pub enum Source {
     Hand,
 }
 
+impl Source {
+    /// The evaluation in words, for messages ("the built-in net plays chess").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Source::UserNet => "the loaded net",
+            Source::BuiltinNet => "the built-in net",
+            Source::Hand => "the hand-made evaluation",
+        }
+    }
+}
+
 /// What evaluates a variant, and, when the user's net was passed over, why.
 pub struct Choice {
     pub eval: Arc<dyn Evaluator + Send + Sync>,
@@ -97,13 +108,13 @@ pub fn choose(variant: &VariantRef, user: Option<&Arc<QuantNet>>, use_nets: bool
     // A variant file may reuse a built-in name for other pieces: the layout check keeps the
     // built-in net out of such a game.
     let builtin = net_for(variant.name()).and_then(|n| NetEval::new(n, variant).ok());
-    let (eval, source, instead): (Arc<dyn Evaluator + Send + Sync>, _, _) = match builtin {
-        Some(e) => (Arc::new(e), Source::BuiltinNet, "the built-in net"),
-        None => (hand(), Source::Hand, "the hand-made evaluation"),
+    let (eval, source): (Arc<dyn Evaluator + Send + Sync>, _) = match builtin {
+        Some(e) => (Arc::new(e), Source::BuiltinNet),
+        None => (hand(), Source::Hand),
     };
     Choice {
         eval,
         source,
-        note: refused.map(|e| format!("{e}; {instead} plays {}", variant.name())),
+        note: refused.map(|e| format!("{e}; {} plays {}", source.describe(), variant.name())),
     }
 }

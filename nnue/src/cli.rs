@@ -6,11 +6,10 @@ use std::sync::Arc;
 use chimera_engine::registry::Registry;
 use chimera_engine::search::Evaluator;
 use chimera_engine::VariantRef;
-use chimera_eval::VariantEval;
 
 use std::time::Instant;
 
-use crate::builtin::{self, Source, HAND};
+use crate::builtin::{self, HAND};
 use crate::datagen::{self, DatagenConfig};
 use crate::features::Layout;
 use crate::netfile::QuantNet;
@@ -117,18 +116,14 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
     let variant = variant_of(&opts, "chess")?;
     // The games are played with what the engine would play the variant with, unless told.
     let (eval, played_by): (Arc<dyn Evaluator + Send + Sync>, String) = match opts.get("--net") {
-        Some(HAND) => (
-            Arc::new(VariantEval::new(&variant)),
-            "the hand-made evaluation".into(),
-        ),
-        Some(path) => (
+        Some(path) if path != HAND => (
             Arc::new(crate::eval::NetEval::load(path, &variant)?),
             format!("the net {path}"),
         ),
-        None => match builtin::choose(&variant, None, true) {
-            c if c.source == Source::BuiltinNet => (c.eval, "the built-in net".into()),
-            c => (c.eval, "the hand-made evaluation".into()),
-        },
+        net => {
+            let c = builtin::choose(&variant, None, net.is_none());
+            (c.eval, c.source.describe().into())
+        }
     };
     eprintln!(
         "chimera: datagen: {} plays with {played_by}",

@@ -339,9 +339,9 @@ fn step_size(cfg: &TrainConfig, step: usize, total: usize) -> f32 {
     cfg.final_lr + (cfg.lr - cfg.final_lr) * fall
 }
 
-/// The rows held out for validation (none for tiny data). They are the last ones read: whole games (but the first), since positions of one game are near copies
-/// of each other, and a validation set drawn from the same games as the training set rewards
-/// remembering them.
+/// The rows held out for validation (none for tiny data). They are the last ones read: whole
+/// games (but the first), since positions of one game are near copies of each other, and a
+/// validation set drawn from the same games as the training set rewards remembering them.
 pub fn held_out(data: &Dataset, cfg: &TrainConfig) -> std::ops::Range<u32> {
     let held = if data.len() >= 20 {
         ((data.len() as f32 * cfg.validation.clamp(0.0, 0.5)) as usize).max(1)
