@@ -23,8 +23,8 @@ pub const HAND: &str = "hand";
 /// The net files compiled in. Each must beat the hand-made evaluation in games before it is
 /// added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[(
-    "chess-gen3.nnue",
-    include_bytes!("../../nets/chess-gen3.nnue"),
+    "chess-gen4.nnue",
+    include_bytes!("../../nets/chess-gen4.nnue"),
 )];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
