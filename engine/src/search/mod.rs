@@ -434,6 +434,11 @@ impl Searcher {
                 .enumerate()
                 .filter_map(|(i, d)| {
                     let shared = &shared;
+                    // Stopped while the helpers are still being started (many threads on
+                    // few cores start slowly): the rest would only start to stop again.
+                    if shared.stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let p = pos.clone();
                     // A helper that cannot be had (the system's thread limit) is left out
                     // (and its data with it: the next search builds it again).
