@@ -20,8 +20,8 @@ use crate::netfile::QuantNet;
 /// every variant, with no net.
 pub const HAND: &str = "hand";
 
-/// The net files compiled in. Each must beat the hand-made evaluation in games before it is
-/// added here (README, "Nets").
+/// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
+/// replaces before it is added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[(
     "chess-gen4.nnue",
     include_bytes!("../../nets/chess-gen4.nnue"),
