@@ -221,8 +221,8 @@ fn fuzz_batch(rng: &mut SmallRng, corpus: &[&str]) -> (Vec<u8>, usize) {
 
 /// Stops whatever the batch left running: `stops` are sent until nothing runs any more.
 /// Up to 30 s: one batch (after `cores 100000`, Vanguard, `analyze`, `new`) took 3-5 s to
-/// settle on two cores beside a self-play run, and sometimes more than 10 s, with this
-/// build and the one before the built-in net alike.
+/// settle on two cores beside a self-play run, and sometimes more than 10 s, with and
+/// without the built-in net alike.
 fn stop_everything<D: Dialect>(d: &mut Driver<D>, stops: &[&str], batch: &[u8]) {
     for _ in 0..600 {
         for s in stops {

@@ -120,8 +120,9 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
             Arc::new(crate::eval::NetEval::load(path, &variant)?),
             format!("the net {path}"),
         ),
-        net => {
-            let c = builtin::choose(&variant, None, net.is_none());
+        // No --net: the built-in nets where there are; --net hand: none.
+        no_file => {
+            let c = builtin::choose(&variant, None, no_file.is_none());
             (c.eval, c.source.describe().into())
         }
     };
