@@ -23,8 +23,8 @@ pub const HAND: &str = "hand";
 /// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
 /// replaces before it is added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[(
-    "chess-gen4.nnue",
-    include_bytes!("../../nets/chess-gen4.nnue"),
+    "chess-gen5.nnue",
+    include_bytes!("../../nets/chess-gen5.nnue"),
 )];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
