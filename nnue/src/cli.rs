@@ -121,8 +121,9 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
             format!("the net {path}"),
         ),
         // No --net: the built-in nets where there are; --net hand: none.
-        no_file => {
-            let c = builtin::choose(&variant, None, no_file.is_none());
+        absent_or_hand => {
+            let builtin_nets = absent_or_hand.is_none();
+            let c = builtin::choose(&variant, None, builtin_nets);
             (c.eval, c.source.describe().into())
         }
     };
