@@ -74,6 +74,43 @@ fn datagen_then_train_then_load() {
         "grand",
     ]);
     assert!(!ok && err.contains("grand"), "{err}");
+
+    // A chess net starts a Capablanca net: its men and the compounds of them carry over.
+    let capa_data = dir.join("capa.data").to_string_lossy().into_owned();
+    let capa_net = dir.join("capa.nnue").to_string_lossy().into_owned();
+    let _ = std::fs::remove_file(&capa_data);
+    let (ok, _, err) = chimera(&[
+        "datagen",
+        "--variant",
+        "capablanca",
+        "--nodes",
+        "200",
+        "--games",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        &capa_data,
+    ]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = chimera(&[
+        "train", "--data", &capa_data, "--out", &capa_net, "--epochs", "1", "--init", &net,
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("starting from chess's net"), "{err}");
+    assert!(err.contains("A=B+N C=R+N"), "{err}");
+    assert!(err.contains("hidden 16"), "{err}");
+    let (ok, out, err) = chimera(&[
+        "analyze",
+        "--variant",
+        "capablanca",
+        "--depth",
+        "2",
+        "--net",
+        &capa_net,
+    ]);
+    assert!(ok && out.contains("bestmove"), "{out}{err}");
+    assert!(!err.contains("--net"), "{err}");
 }
 
 #[test]

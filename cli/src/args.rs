@@ -53,7 +53,9 @@ commands:
                       (4096), L the game result's weight in the target (0.3); the variant
                       is the data's unless --variant names one; NET is written each epoch;
                       --mirror on shows half the positions mirrored left to right;
-                      --init starts from the net NET0 (its size) instead of random weights
+                      --init starts from the net NET0 (its size) instead of random weights;
+                      a net of another variant (chess's for Capablanca) lends its men's
+                      columns to the same men and to compounds of them (A = B + N)
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
   serve [--host H] [--port P] [--variants FILE]

@@ -15,6 +15,7 @@ use crate::features::Layout;
 use crate::netfile::QuantNet;
 use crate::network::FloatNet;
 use crate::train::{held_out, mean_loss, train, Dataset, TrainConfig};
+use crate::transfer::transfer;
 
 /// Options as `--name value` pairs, with a clear error for anything else.
 struct Options {
@@ -63,8 +64,8 @@ impl Options {
     }
 }
 
-/// The registry with the `--variants` files loaded, and the variant asked for (or `default`).
-fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
+/// The registry with the `--variants` files loaded.
+fn registry_of(opts: &Options) -> Result<Registry, String> {
     let mut registry = Registry::new();
     for file in opts.all("--variants") {
         let report = registry.load_file(&file);
@@ -73,6 +74,12 @@ fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
             return Err(texts.join("; "));
         }
     }
+    Ok(registry)
+}
+
+/// The variant asked for (or `default`), from the registry with the `--variants` files.
+fn variant_of(opts: &Options, default: &str) -> Result<VariantRef, String> {
+    let registry = registry_of(opts)?;
     let name = opts.get("--variant").unwrap_or(default);
     registry
         .get(name)
@@ -193,9 +200,27 @@ fn train_run(args: &[String]) -> Result<(), String> {
         None => None,
         Some(file) => {
             let q = QuantNet::load(file)?;
-            q.check_layout(variant.name(), &layout)
-                .map_err(|e| format!("--init {file}: {e}"))?;
-            Some(FloatNet::from_quant(&q))
+            if q.variant != variant.name() {
+                // Another variant's net: its men's knowledge is carried over where the
+                // new variant has the same or compound men (see `transfer`).
+                let old = registry_of(&opts)?
+                    .get(&q.variant)
+                    .ok_or_else(|| format!("--init {file}: a net for the unknown variant '{}' (give its --variants file)", q.variant))?;
+                let from = Layout::of(&old);
+                q.check_layout(old.name(), &from)
+                    .map_err(|e| format!("--init {file}: {e}"))?;
+                let t = transfer(&FloatNet::from_quant(&q), &old, &from, &variant, &layout);
+                eprintln!(
+                    "chimera: train: starting from {}'s net {file}: {}",
+                    old.name(),
+                    t.describe()
+                );
+                Some(t.net)
+            } else {
+                q.check_layout(variant.name(), &layout)
+                    .map_err(|e| format!("--init {file}: {e}"))?;
+                Some(FloatNet::from_quant(&q))
+            }
         }
     };
     let cfg = TrainConfig {

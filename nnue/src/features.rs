@@ -131,6 +131,33 @@ impl Layout {
         }
     }
 
+    /// Files, ranks and boards of the variant's geometry.
+    pub fn board_shape(&self) -> (usize, usize, usize) {
+        (self.files, self.ranks, self.boards)
+    }
+
+    /// The number of piece types.
+    pub fn num_types(&self) -> usize {
+        self.types
+    }
+
+    /// The board feature of a man of relative colour `rel` (0: the perspective's own) and
+    /// type index `ty` on (`board`, `file`, `rank`), the rank counted from the perspective's
+    /// side: the same index [`Layout::square_feature`] gives.
+    pub fn board_feature(
+        &self,
+        rel: usize,
+        ty: usize,
+        board: usize,
+        file: usize,
+        rank: usize,
+    ) -> usize {
+        (rel * self.types + ty) * self.boards * self.cells()
+            + board * self.cells()
+            + rank * self.files
+            + file
+    }
+
     /// The feature of `piece` on `sq` seen by `persp`.
     #[inline(always)]
     pub fn square_feature(&self, persp: Color, piece: Piece, sq: Square) -> usize {

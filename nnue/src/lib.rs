@@ -17,3 +17,4 @@ pub mod features;
 pub mod netfile;
 pub mod network;
 pub mod train;
+pub mod transfer;

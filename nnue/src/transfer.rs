@@ -1,0 +1,262 @@
+//! A first net for one variant made from another variant's trained net: each man of the new
+//! variant whose moves the old variant knows keeps what the old net learnt of it, square by
+//! square, so that a new variant's first round of training refines chess knowledge instead of
+//! starting from random weights.
+//!
+//! The rules, per piece type of the new variant: the old type with the same letter and the
+//! same XBetza moves; else one with the same moves under another letter; else, for a
+//! compound whose XBetza is the old types' moves written one after another (the Archbishop
+//! `BN`, the Chancellor `RN`), the sum of their columns, as if the parts stood on one square
+//! (a compound is worth about its parts); else nothing (zero columns, learnt from the data).
+//! Squares: the new board is laid centred over the old one, ranks counted from each side's
+//! own edge, and a square beyond the old board takes the nearest old square's column.
+//! Hands and reserves start at zero; every output bucket starts as the old net's (its last
+//! bucket for the buckets it lacks). The hidden layer keeps the old net's size.
+
+use chimera_engine::Variant;
+
+use crate::features::Layout;
+use crate::network::FloatNet;
+
+/// What became of each piece type of the new variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The same letter and moves in the old variant.
+    Same(char),
+    /// The same moves under another letter.
+    Moves(char),
+    /// A compound: the sum of these old types.
+    Compound(Vec<char>),
+    /// No counterpart: starts at zero.
+    New,
+}
+
+/// The net transferred, and per new piece type (in the variant's order) its letter and origin.
+pub struct Transfer {
+    pub net: FloatNet,
+    pub origins: Vec<(char, Origin)>,
+}
+
+impl Transfer {
+    /// One line per piece type, for the trainer to print.
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .origins
+            .iter()
+            .map(|(letter, o)| match o {
+                Origin::Same(_) => format!("{letter}"),
+                Origin::Moves(old) => format!("{letter}={old}"),
+                Origin::Compound(old) => {
+                    let sum: Vec<String> = old.iter().map(|c| c.to_string()).collect();
+                    format!("{letter}={}", sum.join("+"))
+                }
+                Origin::New => format!("{letter} new"),
+            })
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// The old types (indices) whose XBetza strings, one after another, spell `betza`, fewest
+/// parts first; royal types are left out (a king's column holds its safety, not a value).
+fn compound_of(betza: &str, old: &Variant) -> Option<Vec<usize>> {
+    // Shortest split by dynamic programming over the string's prefixes.
+    let n = betza.len();
+    let mut best: Vec<Option<Vec<usize>>> = vec![None; n + 1];
+    best[0] = Some(Vec::new());
+    for i in 0..n {
+        let Some(prefix) = best[i].clone() else {
+            continue;
+        };
+        for (t, p) in old.pieces().iter().enumerate() {
+            if p.royal || p.betza.is_empty() || !betza[i..].starts_with(p.betza.as_str()) {
+                continue;
+            }
+            let j = i + p.betza.len();
+            let mut parts = prefix.clone();
+            parts.push(t);
+            if best[j].as_ref().is_none_or(|b| b.len() > parts.len()) {
+                best[j] = Some(parts);
+            }
+        }
+    }
+    best[n].take().filter(|parts| parts.len() > 1)
+}
+
+/// The old types each new type starts from (empty: none), with its origin.
+fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)> {
+    new.pieces()
+        .iter()
+        .map(|p| {
+            let olds = old.pieces();
+            if let Some(t) = olds
+                .iter()
+                .position(|o| o.letter == p.letter && o.betza == p.betza && o.royal == p.royal)
+            {
+                return (p.letter, Origin::Same(p.letter), vec![t]);
+            }
+            if let Some(t) = olds
+                .iter()
+                .position(|o| o.betza == p.betza && o.royal == p.royal)
+            {
+                return (p.letter, Origin::Moves(olds[t].letter), vec![t]);
+            }
+            if !p.royal {
+                if let Some(parts) = compound_of(&p.betza, old) {
+                    let letters = parts.iter().map(|&t| olds[t].letter).collect();
+                    return (p.letter, Origin::Compound(letters), parts);
+                }
+            }
+            (p.letter, Origin::New, Vec::new())
+        })
+        .collect()
+}
+
+/// `index` on an axis of `new_len` squares laid centred over one of `old_len`, clamped to it.
+fn centred(index: usize, new_len: usize, old_len: usize) -> usize {
+    let shift = (old_len as isize - new_len as isize) / 2;
+    (index as isize + shift).clamp(0, old_len as isize - 1) as usize
+}
+
+/// A net for `new` (layout `to`) from `old_net`, a net of `old` (layout `from`).
+pub fn transfer(
+    old_net: &FloatNet,
+    old: &Variant,
+    from: &Layout,
+    new: &Variant,
+    to: &Layout,
+) -> Transfer {
+    let h = old_net.hidden;
+    let sources = type_sources(new, old);
+    let (files, ranks, boards) = to.board_shape();
+    let (old_files, old_ranks, old_boards) = from.board_shape();
+    let mut w1 = vec![0.0f32; to.num_features() * h];
+    for rel in 0..2 {
+        for (ty, (_, _, olds)) in sources.iter().enumerate() {
+            for board in 0..boards {
+                for rank in 0..ranks {
+                    for file in 0..files {
+                        let f = to.board_feature(rel, ty, board, file, rank);
+                        let col = &mut w1[f * h..(f + 1) * h];
+                        for &old_ty in olds {
+                            let g = from.board_feature(
+                                rel,
+                                old_ty,
+                                board.min(old_boards - 1),
+                                centred(file, files, old_files),
+                                centred(rank, ranks, old_ranks),
+                            );
+                            for (w, o) in col.iter_mut().zip(&old_net.w1[g * h..(g + 1) * h]) {
+                                *w += o;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let buckets = to.buckets();
+    let bucket_of = |b: usize| b.min(old_net.buckets - 1);
+    let mut net = FloatNet {
+        inputs: to.num_features(),
+        hidden: h,
+        buckets,
+        w1,
+        b1: old_net.b1.clone(),
+        w2: (0..buckets)
+            .flat_map(|b| {
+                let o = bucket_of(b);
+                old_net.w2[o * 2 * h..(o + 1) * 2 * h].iter().copied()
+            })
+            .collect(),
+        b2: (0..buckets).map(|b| old_net.b2[bucket_of(b)]).collect(),
+    };
+    net.clip();
+    Transfer {
+        net,
+        origins: sources.into_iter().map(|(c, o, _)| (c, o)).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::W1_LIMIT;
+    use chimera_engine::registry::builtin;
+    use chimera_engine::types::Color;
+    use chimera_engine::Position;
+
+    #[test]
+    fn capablanca_from_chess_maps_letters_and_compounds() {
+        let chess = builtin("chess").unwrap();
+        let capa = builtin("capablanca").unwrap();
+        let (from, to) = (Layout::of(&chess), Layout::of(&capa));
+        let old = FloatNet::new(&from, 32, 7);
+        let t = transfer(&old, &chess, &from, &capa, &to);
+        assert_eq!(t.net.inputs, to.num_features());
+        assert_eq!(t.net.hidden, old.hidden);
+        let origin = |c: char| t.origins.iter().find(|(l, _)| *l == c).unwrap().1.clone();
+        assert_eq!(origin('N'), Origin::Same('N'));
+        assert_eq!(origin('K'), Origin::Same('K'));
+        assert_eq!(origin('A'), Origin::Compound(vec!['B', 'N']));
+        assert_eq!(origin('C'), Origin::Compound(vec!['R', 'N']));
+
+        // A position with chess's men on the middle eight files of Capablanca's board (the
+        // a- and j-files empty) gets exactly the chess net's first-layer sums and output.
+        let chess_pos = Position::from_fen(
+            &chess,
+            "r3k2r/ppp2ppp/2n5/3qp3/3P4/2N1B3/PPP2PPP/R2QK2R w - - 0 1",
+        )
+        .unwrap();
+        let capa_pos = Position::from_fen(
+            &capa,
+            "1r3k2r1/1ppp2ppp1/3n6/4qp4/4P5/3N1B4/1PPP2PPP1/1R2QK2R1 w - - 0 1",
+        )
+        .unwrap();
+        let feats = |l: &Layout, p: &Position, c: Color| {
+            let mut f = Vec::new();
+            l.features(p, c, &mut f);
+            f
+        };
+        let a = old.evaluate(
+            &feats(&from, &chess_pos, Color::White),
+            &feats(&from, &chess_pos, Color::Black),
+            0,
+        );
+        let b = t.net.evaluate(
+            &feats(&to, &capa_pos, Color::White),
+            &feats(&to, &capa_pos, Color::Black),
+            0,
+        );
+        assert!((a - b).abs() < 1e-3, "{a} against {b}");
+
+        // An archbishop's column is a bishop's plus a knight's on the same square.
+        let h = t.net.hidden;
+        let [ty_a, ty_b, ty_n] =
+            ['A', 'B', 'N'].map(|c| capa.pieces().iter().position(|p| p.letter == c).unwrap());
+        let col = |net: &FloatNet, f: usize| net.w1[f * h..(f + 1) * h].to_vec();
+        let fa = to.board_feature(1, ty_a, 0, 4, 3);
+        let fb = to.board_feature(1, ty_b, 0, 4, 3);
+        let fn_ = to.board_feature(1, ty_n, 0, 4, 3);
+        let sum: Vec<f32> = col(&t.net, fb)
+            .iter()
+            .zip(col(&t.net, fn_))
+            .map(|(x, y)| x + y)
+            .collect();
+        let got = col(&t.net, fa);
+        assert!(got
+            .iter()
+            .zip(&sum)
+            .all(|(x, y)| (x - y.clamp(-W1_LIMIT, W1_LIMIT)).abs() < 1e-5));
+    }
+
+    #[test]
+    fn squares_off_the_old_board_take_the_nearest() {
+        assert_eq!(centred(0, 10, 8), 0);
+        assert_eq!(centred(1, 10, 8), 0);
+        assert_eq!(centred(5, 10, 8), 4);
+        assert_eq!(centred(9, 10, 8), 7);
+        assert_eq!(centred(3, 8, 8), 3);
+        assert_eq!(centred(0, 8, 10), 1);
+    }
+}
