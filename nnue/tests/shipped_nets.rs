@@ -1,6 +1,6 @@
 //! The nets built into the binary (from `nets/`) read, fit the variant they were made for and
-//! evaluate like a chess player would: level at the start, a queen up clearly winning, from
-//! either side's view.
+//! evaluate like a player would: level at the start, the officers (or a chess queen) down
+//! clearly losing, from either side's view.
 
 use chimera_engine::registry::builtin;
 use chimera_engine::search::Evaluator;
@@ -34,23 +34,76 @@ fn eval(net: &NetEval, v: &chimera_engine::VariantRef, fen: &str) -> i32 {
     net.evaluate_with(&pos, &mut cache)
 }
 
+/// A back rank (FEN) without its officers: every man but kings and pawns taken off.
+fn without_officers(rank: &str) -> String {
+    let mut out = String::new();
+    let mut empty = 0;
+    let mut digits = String::new();
+    let flush = |out: &mut String, empty: &mut usize| {
+        if *empty > 0 {
+            out.push_str(&empty.to_string());
+            *empty = 0;
+        }
+    };
+    for c in rank.chars().chain(std::iter::once('/')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            empty += digits.parse::<usize>().unwrap();
+            digits.clear();
+        }
+        match c {
+            '/' => {}
+            'K' | 'k' | 'P' | 'p' => {
+                flush(&mut out, &mut empty);
+                out.push(c);
+            }
+            _ => empty += 1,
+        }
+    }
+    flush(&mut out, &mut empty);
+    out
+}
+
 #[test]
-fn the_chess_net_judges_material_and_symmetry() {
+fn every_built_in_net_judges_material_and_symmetry() {
+    for name in nets::variants() {
+        let v = builtin(name).unwrap();
+        let net = NetEval::new(nets::net_for(name).unwrap(), &v).unwrap();
+        let start_fen = v.start_fen().to_string();
+        let start = eval(&net, &v, &start_fen);
+        assert!(start.abs() < 80, "{name}: start {start}");
+        // White to move without its officers, and the same picture with colours swapped:
+        // Black to move without them.
+        let fields: Vec<&str> = start_fen.split_whitespace().collect();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        let down = |side: &str, rank: usize| {
+            let mut board: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
+            board[rank] = without_officers(ranks[rank]);
+            format!("{} {side} - - 0 1", board.join("/"))
+        };
+        let white_down = down("w", ranks.len() - 1);
+        let black_down = down("b", 0);
+        let (w, b) = (eval(&net, &v, &white_down), eval(&net, &v, &black_down));
+        assert!(w < -400, "{name}: the officers down: {w} ({white_down})");
+        // The side to move sees both alike.
+        assert!((w - b).abs() < 40, "{name}: {w} against {b}");
+    }
+}
+
+#[test]
+fn the_chess_net_judges_a_queen() {
     let (net, v) = chess_net();
-    let start = eval(
-        &net,
-        &v,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    );
-    assert!(start.abs() < 80, "start {start}");
-    // White to move without the queen, and the same picture with colours swapped: Black to
-    // move without the queen.
     let white_down = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1";
     let black_down = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
     let (w, b) = (eval(&net, &v, white_down), eval(&net, &v, black_down));
     assert!(w < -400, "a queen down: {w}");
-    // The side to move sees both alike.
     assert!((w - b).abs() < 40, "{w} against {b}");
+    assert_eq!(without_officers("RNBQKBNR"), "4K3");
+    assert_eq!(without_officers("RNABQKBCNR"), "5K4");
+    assert_eq!(without_officers("1r3k2r1"), "5k4");
 }
 
 #[test]
