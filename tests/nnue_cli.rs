@@ -17,6 +17,19 @@ fn chimera(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A short Capablanca search with the net in `net`.
+fn analyze_capablanca(net: &str) -> (bool, String, String) {
+    chimera(&[
+        "analyze",
+        "--variant",
+        "capablanca",
+        "--depth",
+        "2",
+        "--net",
+        net,
+    ])
+}
+
 #[test]
 fn datagen_then_train_then_load() {
     let dir = std::env::temp_dir().join(format!("chimera-nnue-cli-{}", std::process::id()));
@@ -52,15 +65,7 @@ fn datagen_then_train_then_load() {
     assert!(ok && out.contains("bestmove"), "{out}{err}");
     assert!(!err.contains("--net"), "{err}");
     // The net is for chess: in another variant the hand-made evaluation plays, with a note.
-    let (ok, out, err) = chimera(&[
-        "analyze",
-        "--variant",
-        "capablanca",
-        "--depth",
-        "2",
-        "--net",
-        &net,
-    ]);
+    let (ok, out, err) = analyze_capablanca(&net);
     assert!(ok && out.contains("bestmove"), "{out}{err}");
     assert!(err.contains("not for 'capablanca'"), "{err}");
     // Data of one variant does not train another.
@@ -100,15 +105,7 @@ fn datagen_then_train_then_load() {
     assert!(err.contains("starting from chess's net"), "{err}");
     assert!(err.contains("A=B+N C=R+N"), "{err}");
     assert!(err.contains("hidden 16"), "{err}");
-    let (ok, out, err) = chimera(&[
-        "analyze",
-        "--variant",
-        "capablanca",
-        "--depth",
-        "2",
-        "--net",
-        &capa_net,
-    ]);
+    let (ok, out, err) = analyze_capablanca(&capa_net);
     assert!(ok && out.contains("bestmove"), "{out}{err}");
     assert!(!err.contains("--net"), "{err}");
 }
