@@ -22,10 +22,16 @@ pub const HAND: &str = "hand";
 
 /// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
 /// replaces before it is added here (README, "Nets").
-const FILES: &[(&str, &[u8])] = &[(
-    "chess-gen5.nnue",
-    include_bytes!("../../nets/chess-gen5.nnue"),
-)];
+const FILES: &[(&str, &[u8])] = &[
+    (
+        "chess-gen5.nnue",
+        include_bytes!("../../nets/chess-gen5.nnue"),
+    ),
+    (
+        "capablanca-gen2.nnue",
+        include_bytes!("../../nets/capablanca-gen2.nnue"),
+    ),
+];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
 /// tests, so it panics with the file's name rather than playing on without its net.
