@@ -203,9 +203,14 @@ fn train_run(args: &[String]) -> Result<(), String> {
             if q.variant != variant.name() {
                 // Another variant's net: its men's knowledge is carried over where the
                 // new variant has the same or compound men (see `transfer`).
-                let old = registry_of(&opts)?
-                    .get(&q.variant)
-                    .ok_or_else(|| format!("--init {file}: a net for the unknown variant '{}' (give its --variants file)", q.variant))?;
+                let unknown = || {
+                    let v = &q.variant;
+                    format!(
+                        "--init {file}: a net of the unknown variant '{v}' \
+                         (load it with --variants)"
+                    )
+                };
+                let old = registry_of(&opts)?.get(&q.variant).ok_or_else(unknown)?;
                 let from = Layout::of(&old);
                 q.check_layout(old.name(), &from)
                     .map_err(|e| format!("--init {file}: {e}"))?;

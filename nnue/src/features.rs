@@ -136,11 +136,6 @@ impl Layout {
         (self.files, self.ranks, self.boards)
     }
 
-    /// The number of piece types.
-    pub fn num_types(&self) -> usize {
-        self.types
-    }
-
     /// The board feature of a man of relative colour `rel` (0: the perspective's own) and
     /// type index `ty` on (`board`, `file`, `rank`), the rank counted from the perspective's
     /// side: the same index [`Layout::square_feature`] gives.
