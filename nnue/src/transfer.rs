@@ -22,7 +22,7 @@ use crate::network::FloatNet;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// The same letter and moves in the old variant.
-    Same(char),
+    Same,
     /// The same moves under another letter.
     Moves(char),
     /// A compound: the sum of these old types.
@@ -44,7 +44,7 @@ impl Transfer {
             .origins
             .iter()
             .map(|(letter, o)| match o {
-                Origin::Same(_) => format!("{letter}"),
+                Origin::Same => format!("{letter}"),
                 Origin::Moves(old) => format!("{letter}={old}"),
                 Origin::Compound(old) => {
                     let sum: Vec<String> = old.iter().map(|c| c.to_string()).collect();
@@ -93,7 +93,7 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
                 .iter()
                 .position(|o| o.letter == p.letter && o.betza == p.betza && o.royal == p.royal)
             {
-                return (p.letter, Origin::Same(p.letter), vec![t]);
+                return (p.letter, Origin::Same, vec![t]);
             }
             if let Some(t) = olds
                 .iter()
@@ -196,8 +196,8 @@ mod tests {
         assert_eq!(t.net.inputs, to.num_features());
         assert_eq!(t.net.hidden, old.hidden);
         let origin = |c: char| t.origins.iter().find(|(l, _)| *l == c).unwrap().1.clone();
-        assert_eq!(origin('N'), Origin::Same('N'));
-        assert_eq!(origin('K'), Origin::Same('K'));
+        assert_eq!(origin('N'), Origin::Same);
+        assert_eq!(origin('K'), Origin::Same);
         assert_eq!(origin('A'), Origin::Compound(vec!['B', 'N']));
         assert_eq!(origin('C'), Origin::Compound(vec!['R', 'N']));
 
