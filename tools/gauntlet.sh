@@ -21,8 +21,8 @@
 # Each engine plays with one thread. Per variant: OUT/VARIANT.pgn (written afresh) and
 # OUT/VARIANT.log (the match's progress lines and summary); the table goes to standard output
 # and OUT/summary.txt. A variant the Fairy-Stockfish build does not offer is skipped (Debian's
-# 11.1 has no berolina and no custom pieces to define it with); the exit status is non-zero if
-# any other match failed.
+# 11.1 has no berolina and no custom pieces to define it with; a build of the current source
+# has it, see the README); the exit status is non-zero if any other match failed.
 
 set -euo pipefail
 
@@ -122,7 +122,7 @@ for v in $VARIANTS; do
         rows+=("$(printf '%-12s %-12s %6s %6s  %-18s %s' "$v" "$wdl" "$games" "$score" "$elo +/- $err" "$forfeits")")
     elif grep -q 'does not offer the variant' "$log"; then
         rm -f "$pgn"
-        rows+=("$(printf '%-12s skipped: Fairy-Stockfish does not offer it (see FSF_VARIANTS)' "$v")")
+        rows+=("$(printf '%-12s skipped: this Fairy-Stockfish does not offer it (see FSF, FSF_VARIANTS)' "$v")")
     else
         failed=1
         rows+=("$(printf '%-12s FAILED (exit %s): %s' "$v" "$status" "$(tail -n 1 "$log")")")
