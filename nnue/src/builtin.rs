@@ -31,6 +31,10 @@ const FILES: &[(&str, &[u8])] = &[
         "capablanca-gen2.nnue",
         include_bytes!("../../nets/capablanca-gen2.nnue"),
     ),
+    (
+        "pioneer-gen1.nnue",
+        include_bytes!("../../nets/pioneer-gen1.nnue"),
+    ),
 ];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
