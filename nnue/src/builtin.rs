@@ -20,21 +20,19 @@ use crate::netfile::QuantNet;
 /// every variant, with no net.
 pub const HAND: &str = "hand";
 
+/// A file of `nets/`, by its name once: the name (for messages) and its bytes.
+macro_rules! net_file {
+    ($name:literal) => {
+        ($name, include_bytes!(concat!("../../nets/", $name)))
+    };
+}
+
 /// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
 /// replaces before it is added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[
-    (
-        "chess-gen5.nnue",
-        include_bytes!("../../nets/chess-gen5.nnue"),
-    ),
-    (
-        "capablanca-gen2.nnue",
-        include_bytes!("../../nets/capablanca-gen2.nnue"),
-    ),
-    (
-        "pioneer-gen1.nnue",
-        include_bytes!("../../nets/pioneer-gen1.nnue"),
-    ),
+    net_file!("chess-gen5.nnue"),
+    net_file!("capablanca-gen2.nnue"),
+    net_file!("pioneer-gen1.nnue"),
 ];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
