@@ -7,12 +7,18 @@
 //! same XBetza moves; else one with the same moves under another letter; else, for a
 //! compound whose XBetza is the old types' moves written one after another (the Archbishop
 //! `BN`, the Chancellor `RN`), the sum of their columns, as if the parts stood on one square
-//! (a compound is worth about its parts); else nothing (zero columns, learnt from the data).
+//! (a compound is worth about its parts); else, for a pawn type that moves otherwise (Pawn
+//! Vault's vaulting pawns, Berolina's), the old variant's pawn of the same letter or its first
+//! pawn type (what a pawn is worth, and how much more near promotion, carries over better than
+//! zero); else nothing (zero columns, learnt from the data).
 //! Squares: the new board is laid centred over the old one, ranks counted from each side's
 //! own edge, and a square beyond the old board takes the nearest old square's column.
-//! Hands and reserves start at zero; every output bucket starts as the old net's (its last
+//! A man in hand starts as his type's mean column over the board's squares, the same for each
+//! man counted (a dragon waiting to be dropped is worth about a dragon on an average square,
+//! not nothing); reserves start at zero; every output bucket starts as the old net's (its last
 //! bucket for the buckets it lacks). The hidden layer keeps the old net's size.
 
+use chimera_engine::types::{Color, PieceId};
 use chimera_engine::Variant;
 
 use crate::features::Layout;
@@ -27,6 +33,8 @@ pub enum Origin {
     Moves(char),
     /// A compound: the sum of these old types.
     Compound(Vec<char>),
+    /// A pawn type that moves otherwise: this old pawn type.
+    Pawn(char),
     /// No counterpart: starts at zero.
     New,
 }
@@ -50,6 +58,7 @@ impl Transfer {
                     let sum: Vec<String> = old.iter().map(|c| c.to_string()).collect();
                     format!("{letter}={}", sum.join("+"))
                 }
+                Origin::Pawn(old) => format!("{letter}~{old}"),
                 Origin::New => format!("{letter} new"),
             })
             .collect();
@@ -83,11 +92,27 @@ fn compound_of(betza: &str, old: &Variant) -> Option<Vec<usize>> {
     best[n].take().filter(|parts| parts.len() > 1)
 }
 
+/// For a non-royal pawn type `ty` of `new`: the old pawn type with its letter, else the old
+/// variant's first pawn type.
+fn pawn_counterpart(ty: usize, new: &Variant, old: &Variant) -> Option<usize> {
+    let is_pawn = |v: &Variant, t: usize| v.promotion().pawn_types & (1 << t) != 0;
+    if new.pieces()[ty].royal || !is_pawn(new, ty) {
+        return None;
+    }
+    let letter = new.pieces()[ty].letter;
+    let olds = old.pieces();
+    let pawns = || (0..olds.len()).filter(|&t| is_pawn(old, t) && !olds[t].royal);
+    pawns()
+        .find(|&t| olds[t].letter == letter)
+        .or_else(|| pawns().next())
+}
+
 /// The old types each new type starts from (empty: none), with its origin.
 fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)> {
     new.pieces()
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(ty, p)| {
             let olds = old.pieces();
             if let Some(t) = olds
                 .iter()
@@ -107,6 +132,9 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
                     return (p.letter, Origin::Compound(letters), parts);
                 }
             }
+            if let Some(t) = pawn_counterpart(ty, new, old) {
+                return (p.letter, Origin::Pawn(olds[t].letter), vec![t]);
+            }
             (p.letter, Origin::New, Vec::new())
         })
         .collect()
@@ -116,6 +144,40 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
 fn centred(index: usize, new_len: usize, old_len: usize) -> usize {
     let shift = (old_len as isize - new_len as isize) / 2;
     (index as isize + shift).clamp(0, old_len as isize - 1) as usize
+}
+
+/// Sets every hand feature of each type that `from_old` marks to the mean of that type's board
+/// columns (its first board, the one men are dropped or gated onto).
+fn mean_columns_in_hand(
+    w1: &mut [f32],
+    h: usize,
+    to: &Layout,
+    from_old: impl Iterator<Item = bool>,
+) {
+    let (files, ranks, _) = to.board_shape();
+    for (ty, known) in from_old.enumerate() {
+        if !known {
+            continue;
+        }
+        for (rel, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            let mut mean = vec![0.0f32; h];
+            for rank in 0..ranks {
+                for file in 0..files {
+                    let f = to.board_feature(rel, ty, 0, file, rank);
+                    for (m, w) in mean.iter_mut().zip(&w1[f * h..(f + 1) * h]) {
+                        *m += w / (files * ranks) as f32;
+                    }
+                }
+            }
+            let id = PieceId(ty as u8);
+            for k in 0.. {
+                let Some(f) = to.hand_feature(Color::White, color, id, k) else {
+                    break;
+                };
+                w1[f * h..(f + 1) * h].copy_from_slice(&mean);
+            }
+        }
+    }
 }
 
 /// A net for `new` (layout `to`) from `old_net`, a net of `old` (layout `from`).
@@ -155,6 +217,12 @@ pub fn transfer(
             }
         }
     }
+    mean_columns_in_hand(
+        &mut w1,
+        h,
+        to,
+        sources.iter().map(|(_, _, o)| !o.is_empty()),
+    );
     let buckets = to.buckets();
     let bucket_of = |b: usize| b.min(old_net.buckets - 1);
     let mut net = FloatNet {
@@ -183,7 +251,6 @@ mod tests {
     use super::*;
     use crate::network::W1_LIMIT;
     use chimera_engine::registry::builtin;
-    use chimera_engine::types::Color;
     use chimera_engine::Position;
 
     #[test]
@@ -248,6 +315,48 @@ mod tests {
             .iter()
             .zip(&sum)
             .all(|(x, y)| (x - y.clamp(-W1_LIMIT, W1_LIMIT)).abs() < 1e-5));
+    }
+
+    #[test]
+    fn pawns_that_move_otherwise_start_as_pawns() {
+        let chess = builtin("chess").unwrap();
+        let vault = builtin("pawnvault").unwrap();
+        let (from, to) = (Layout::of(&chess), Layout::of(&vault));
+        let old = FloatNet::new(&from, 16, 3);
+        let t = transfer(&old, &chess, &from, &vault, &to);
+        let origin = |c: char| t.origins.iter().find(|(l, _)| *l == c).unwrap().1.clone();
+        // Both vaulting pawns and the castellan (a pawn type there) start from chess's pawn.
+        assert_eq!(origin('P'), Origin::Pawn('P'));
+        assert_eq!(origin('O'), Origin::Pawn('P'));
+        assert_eq!(origin('T'), Origin::Pawn('P'));
+        assert_eq!(origin('D'), Origin::Compound(vec!['B', 'N']));
+        assert_eq!(origin('H'), Origin::Compound(vec!['R', 'N']));
+        assert_eq!(origin('K'), Origin::Same);
+        // The king is royal: never a pawn's column, even where it would be a pawn type.
+        assert!(t
+            .origins
+            .iter()
+            .all(|(l, o)| *l != 'K' || *o == Origin::Same));
+        // The berolina pawn's column is chess's pawn's, square by square.
+        let h = t.net.hidden;
+        let ty = |v: &Variant, c: char| v.pieces().iter().position(|p| p.letter == c).unwrap();
+        let f_new = to.board_feature(0, ty(&vault, 'O'), 0, 3, 4);
+        let f_old = from.board_feature(0, ty(&chess, 'P'), 0, 3, 4);
+        assert_eq!(
+            t.net.w1[f_new * h..(f_new + 1) * h],
+            old.w1[f_old * h..(f_old + 1) * h]
+        );
+        // A dragon in hand, any of them, is the mean of the dragon's board columns.
+        let d = PieceId(ty(&vault, 'D') as u8);
+        let mean0: f32 = (0..8)
+            .flat_map(|r| (0..8).map(move |f| (f, r)))
+            .map(|(f, r)| t.net.w1[to.board_feature(1, d.index(), 0, f, r) * h])
+            .sum::<f32>()
+            / 64.0;
+        for k in 0..2 {
+            let f = to.hand_feature(Color::White, Color::Black, d, k).unwrap();
+            assert!((t.net.w1[f * h] - mean0).abs() < 1e-5);
+        }
     }
 
     #[test]
