@@ -34,8 +34,9 @@ fn eval(net: &NetEval, v: &chimera_engine::VariantRef, fen: &str) -> i32 {
     net.evaluate_with(&pos, &mut cache)
 }
 
-/// A back rank (FEN) without its officers: every man but kings and pawns taken off.
-fn without_officers(rank: &str) -> String {
+/// A back rank (FEN) without its officers: every man but those `keep` names (kings and pawns)
+/// taken off.
+fn without_officers(rank: &str, keep: &dyn Fn(char) -> bool) -> String {
     let mut out = String::new();
     let mut empty = 0;
     let mut digits = String::new();
@@ -56,7 +57,7 @@ fn without_officers(rank: &str) -> String {
         }
         match c {
             '/' => {}
-            'K' | 'k' | 'P' | 'p' => {
+            c if keep(c) => {
                 flush(&mut out, &mut empty);
                 out.push(c);
             }
@@ -81,13 +82,22 @@ fn every_built_in_net_judges_material_and_symmetry() {
         let black_to_move = start_fen.replacen(" w ", " b ", 1);
         assert_eq!(eval(&net, &v, &black_to_move), start, "{name}");
         // White to move without its officers, and the same picture with colours swapped:
-        // Black to move without them.
+        // Black to move without them. Kings and pawns (every pawn type) stay, and so do the
+        // men in hand (Pawn Vault's dragon and castellan, the same for both sides).
+        let keep = |c: char| {
+            v.pieces().iter().enumerate().any(|(t, p)| {
+                p.letter == c.to_ascii_uppercase()
+                    && (p.royal || v.promotion().pawn_types & (1 << t) != 0)
+            })
+        };
         let fields: Vec<&str> = start_fen.split_whitespace().collect();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
+        let (board_field, hands) =
+            fields[0].split_at(fields[0].find('[').unwrap_or(fields[0].len()));
+        let ranks: Vec<&str> = board_field.split('/').collect();
         let down = |side: &str, rank: usize| {
             let mut board: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
-            board[rank] = without_officers(ranks[rank]);
-            format!("{} {side} - - 0 1", board.join("/"))
+            board[rank] = without_officers(ranks[rank], &keep);
+            format!("{}{hands} {side} - - 0 1", board.join("/"))
         };
         let white_down = down("w", ranks.len() - 1);
         let black_down = down("b", 0);
@@ -106,9 +116,11 @@ fn the_chess_net_judges_a_queen() {
     let (w, b) = (eval(&net, &v, white_down), eval(&net, &v, black_down));
     assert!(w < -400, "a queen down: {w}");
     assert!((w - b).abs() < 40, "{w} against {b}");
-    assert_eq!(without_officers("RNBQKBNR"), "4K3");
-    assert_eq!(without_officers("RNABQKBCNR"), "5K4");
-    assert_eq!(without_officers("1r3k2r1"), "5k4");
+    let kings = |c: char| c.eq_ignore_ascii_case(&'k');
+    assert_eq!(without_officers("RNBQKBNR", &kings), "4K3");
+    assert_eq!(without_officers("RNABQKBCNR", &kings), "5K4");
+    assert_eq!(without_officers("1r3k2r1", &kings), "5k4");
+    assert_eq!(without_officers("POPOPOPO", &|c| c != 'O'), "P1P1P1P1");
 }
 
 #[test]
