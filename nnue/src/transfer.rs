@@ -170,10 +170,8 @@ fn mean_columns_in_hand(
                 }
             }
             let id = PieceId(ty as u8);
-            for k in 0.. {
-                let Some(f) = to.hand_feature(Color::White, color, id, k) else {
-                    break;
-                };
+            let slots = (0..).map_while(|k| to.hand_feature(Color::White, color, id, k));
+            for f in slots {
                 w1[f * h..(f + 1) * h].copy_from_slice(&mean);
             }
         }
