@@ -30,6 +30,9 @@ pub(crate) struct History {
     squares: usize,
     /// Per (colour, slot).
     quiet: Vec<i32>,
+    /// Per (slot, captured piece type): how often a capture of that type by that man on that
+    /// square refuted a node, for ordering captures that static exchange ranks alike.
+    capture: Vec<i16>,
     /// Per (previous slot, slot), for the opponent's last move and for the mover's own
     /// move before it.
     cont: [Vec<i16>; 2],
@@ -106,6 +109,7 @@ impl History {
             square_number,
             squares,
             quiet: vec![0; 2 * slots],
+            capture: vec![0; slots * pieces],
             cont: [large_vec(size, || 0), large_vec(size, || 0)],
             slots,
             hash_bits,
@@ -115,6 +119,7 @@ impl History {
     /// Forgets every score, as if new (for a new game).
     pub fn clear(&mut self) {
         self.quiet.fill(0);
+        self.capture.fill(0);
         for table in &mut self.cont {
             table.fill(0);
         }
@@ -150,6 +155,24 @@ impl History {
             quiet: &self.quiet[side.index() * self.slots..(side.index() + 1) * self.slots],
             cont: [cont(0), cont(1)],
             hash_bits: self.hash_bits,
+        }
+    }
+
+    /// The capture history of a capture into `slot` that takes a man of type `victim`.
+    #[inline]
+    pub fn capture_score(&self, slot: Slot, victim: PieceId) -> i32 {
+        self.capture
+            .get(slot as usize * self.pieces + victim.index())
+            .map_or(0, |&e| e as i32)
+    }
+
+    /// Rewards (`bonus` > 0) or punishes a capture into `slot` of a man of type `victim`.
+    pub fn update_capture(&mut self, slot: Slot, victim: PieceId, bonus: i32) {
+        if let Some(e) = self
+            .capture
+            .get_mut(slot as usize * self.pieces + victim.index())
+        {
+            *e = saturate(*e as i32, bonus) as i16;
         }
     }
 
