@@ -225,14 +225,15 @@ fn search_every_builtin_with_a_net() {
             }
         }
         // In a search nearly every evaluation replays a move or two (1,500 nodes a search:
-        // the root's children refresh once for their parent, which is not evaluated).
+        // the root's children refresh once for their parent, which is not evaluated; joust,
+        // whose every move is a knight's leap, has about 10 updates a refresh).
         let stats = eval.1.lock().unwrap().unwrap();
         eprintln!("{name}: {stats:?}");
         // Reversi's first moves are four drops with four or fewer choices each: the root's
         // children (a refresh each) are a large part of such a search.
         let narrow = Position::startpos(&v).legal_moves().len() <= 4;
         assert!(
-            stats.updates > 10 * stats.refreshes || narrow && stats.updates > 5 * stats.refreshes,
+            stats.updates > 8 * stats.refreshes || narrow && stats.updates > 5 * stats.refreshes,
             "{name}: {stats:?}"
         );
     }

@@ -182,6 +182,8 @@ pub(crate) struct Worker<'a> {
     /// A root move that beat the best one by a null-window search, while its full-window
     /// search is under way.
     root_fail_high: Option<Move>,
+    /// The value of the best root move of the iteration under way, once one has raised alpha.
+    root_best: Value,
     /// Nodes spent below each root move in the iteration under way (every aspiration search
     /// of it): what share of them the best move took tells the time manager how clear the
     /// choice is.
@@ -232,6 +234,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             root_fail_high: None,
+            root_best: 0,
             root_nodes: Vec::new(),
             scale: TimeScale::new(),
             checking: v.checking(),
@@ -328,6 +331,13 @@ impl<'a> Worker<'a> {
                     result.pv = vec![mv];
                 } else if self.pv_len[0] > 0 {
                     result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                    // Without a completed iteration there is no score to fall back on; the
+                    // first one searches with a full window, so the best move's value so far
+                    // is exact (a mate in one found before the budget ran out is reported
+                    // as one).
+                    if result.depth == 0 {
+                        result.score = self.root_best;
+                    }
                 }
                 break;
             }
@@ -1238,6 +1248,9 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     best_move = mv;
                     alpha = v;
+                    if root {
+                        self.root_best = v;
+                    }
                     self.pv[ply][0] = mv;
                     let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
