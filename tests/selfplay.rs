@@ -24,7 +24,6 @@ fn play(name: &str, v: &VariantRef, nodes: u64, max_plies: usize) -> Game {
     let mut searcher = Searcher::new(4, 1);
     let mut pos = Position::startpos(v);
     let mut last_score = None;
-    let mut last_fen = String::new();
     for ply in 0..max_plies {
         // At least two nodes a legal move, so that the first iteration ends even where a
         // position has hundreds of moves (the duck's or an amazon's squares): a score from an
@@ -34,7 +33,7 @@ fn play(name: &str, v: &VariantRef, nodes: u64, max_plies: usize) -> Game {
             ..Limits::default()
         };
         if let Some(end) = pos.outcome() {
-            if let Some((score, mover)) = last_score {
+            if let Some((score, mover, last_fen)) = last_score {
                 // The search saw the end it moved into: a mate score for a win, zero for a
                 // draw (two plies cover it, see below; multi-part turns are left out).
                 let expected = match end.winner {
@@ -70,12 +69,12 @@ fn play(name: &str, v: &VariantRef, nodes: u64, max_plies: usize) -> Game {
             "{name}: turn without best"
         );
         let mover = pos.side_to_move();
-        last_fen = pos.fen();
         // Judged only after two completed plies: a one-ply search ends in quiescence, which
         // sees a mate (every evasion is searched) but not a stalemate, and a search that did
         // not complete its first ply (a drop variant's hundreds of moves, each answered by
         // captures and checks) has only a partial score.
-        last_score = (result.turn.len() == 1 && result.depth >= 2).then_some((result.score, mover));
+        last_score =
+            (result.turn.len() == 1 && result.depth >= 2).then(|| (result.score, mover, pos.fen()));
         for &mv in &result.turn {
             assert!(
                 pos.legal_moves().contains(&mv),

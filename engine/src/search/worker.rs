@@ -527,15 +527,6 @@ impl<'a> Worker<'a> {
         (id < self.pieces).then(|| id * self.cells + prev.to.index())
     }
 
-    /// The capture history of the capture `mv` (before it is made).
-    #[inline]
-    fn capture_history(&self, mv: Move) -> i32 {
-        match (self.slot(mv), self.pos.captured_piece(mv)) {
-            (Some(s), Some(victim)) => self.data.history.capture_score(s, victim),
-            _ => 0,
-        }
-    }
-
     /// Rewards or punishes the capture `mv` (before it is made) in the capture history.
     fn update_capture_history(&mut self, mv: Move, bonus: i32) {
         if let (Some(s), Some(victim)) = (self.slot(mv), self.pos.captured_piece(mv)) {
@@ -657,13 +648,15 @@ impl<'a> Worker<'a> {
         for &mv in &moves[scores.score.len()..] {
             if tt_key != 0 && move_key(mv) == tt_key {
                 scores.push(SCORE_TT, false);
-            } else if let Some(victim) = self.pos.captured_piece(mv) {
-                let victim = self.value(victim);
-
+            } else if let Some(victim_id) = self.pos.captured_piece(mv) {
+                let victim = self.value(victim_id);
                 let attacker = self.pos.moved_piece(mv).map_or(0, |p| self.value(p));
                 let promotion = mv.promotion().map_or(0, |p| self.value(p));
                 // Taking a man worth at least the taker never loses material: no SEE needed.
-                let learnt = self.capture_history(mv) / 8;
+                let learnt = self
+                    .slot(mv)
+                    .map_or(0, |s| self.data.history.capture_score(s, victim_id))
+                    / 8;
                 let score = SCORE_CAPTURE + victim * 16 - attacker / 16 + promotion + learnt;
                 scores.push(score, victim < attacker);
             } else if let Some(p) = mv.promotion() {
