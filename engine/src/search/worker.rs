@@ -13,7 +13,7 @@ use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
 use super::time::TimeScale;
-use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound};
+use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound, Entry};
 use super::{
     game_value, Evaluator, Score, SearchReport, Shared, Value, INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
@@ -82,6 +82,11 @@ const SCORE_PASS: i32 = -(1 << 26);
 /// How far above beta a capture's shallow search must reach for ProbCut to trust it.
 const PROBCUT_MARGIN: Value = 200;
 
+/// The shallowest node whose table move is tested for being singular (see
+/// [`Worker::singular_extension`]): the test costs a search of every other move at half the
+/// depth, worth it only where the subtree is large.
+const SINGULAR_MIN_DEPTH: i32 = 7;
+
 /// The exchange value of a move whose ordering score says SEE found it losing material
 /// (worked out when the move was picked), `None` for every other score.
 #[inline]
@@ -125,6 +130,16 @@ impl ScoreList {
 /// looks at the clock: often enough that the slowest variants (Vanguard, some 20-60 thousand
 /// nodes a second) overrun a deadline by a few milliseconds at most.
 const CHECK_EVERY: u64 = 128;
+
+/// What a singular-extension test says about the table move.
+enum Singular {
+    /// Nothing: search it as usual.
+    No,
+    /// It alone holds the node: search it a ply deeper.
+    Extend,
+    /// Other moves beat beta too: the node fails high with this value.
+    Cut(Value),
+}
 
 /// What a thread's iterations produced: the last completed iteration (or the part of an
 /// interrupted one that is already better).
@@ -179,6 +194,9 @@ pub(crate) struct Worker<'a> {
     /// Root moves left out of this search: those outside `Limits::root_moves`, and in a
     /// multi-line search the first moves of the lines already found this iteration.
     root_skip: Vec<Move>,
+    /// Per ply, the table move that a singular-extension test leaves out of the node's search
+    /// (`NO_MOVE` outside such a test).
+    excluded: Vec<Move>,
     /// A root move that beat the best one by a null-window search, while its full-window
     /// search is under way.
     root_fail_high: Option<Move>,
@@ -250,6 +268,7 @@ impl<'a> Worker<'a> {
             see_values,
             path: vec![NO_MOVE; MAX_PLY + 1],
             root_skip: Vec::new(),
+            excluded: vec![NO_MOVE; MAX_PLY + 1],
         }
     }
 
@@ -807,6 +826,57 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Singular extension: the table move `mv` of a node at `depth`, known from an entry
+    /// deep enough that is a lower bound or exact, is tested against all the other moves,
+    /// searched at half the depth against a bound a little below the entry's value. When none
+    /// of them reaches it, the table move is singular (the position hangs on it) and is
+    /// searched a ply deeper. When they do and the bound is at or above beta, several moves
+    /// beat beta (multi-cut): the node fails high without the full search.
+    #[allow(clippy::too_many_arguments)]
+    fn singular_extension(
+        &mut self,
+        mv: Move,
+        entry: Option<Entry>,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+        in_check: bool,
+        cut_node: bool,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        let tt_value = value_from_tt(e.value, ply);
+        if e.bound == Bound::Upper
+            || e.depth < depth - 3
+            || tt_value.abs() >= MATE_BOUND
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let singular_beta = tt_value - 2 * depth;
+        self.excluded[ply] = mv;
+        let window = (singular_beta - 1, singular_beta);
+        let v = self.negamax(
+            (depth - 1) / 2,
+            window.0,
+            window.1,
+            ply,
+            Some(in_check),
+            cut_node,
+        );
+        self.excluded[ply] = NO_MOVE;
+        if self.stopped {
+            Singular::No
+        } else if v < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
+    }
+
     /// ProbCut: when a good capture, searched shallower (depth - 4) against a bound well above
     /// beta, still beats that bound, the full-depth search would almost surely fail high too.
     /// Only captures that SEE says win at least the gap between the static value and that
@@ -973,7 +1043,16 @@ impl<'a> Worker<'a> {
             return self.qsearch(alpha, beta, ply, 0, Some(in_check));
         }
         let key = self.pos.hash();
-        let entry = self.shared.tt.probe(key);
+        // A singular-extension test of this node's table move searches the node again
+        // without that move: the table entry, which speaks for the whole node, neither cuts
+        // it off nor orders it, and what the test finds is not stored.
+        let excluded = self.excluded[ply];
+        let testing_singular = excluded != NO_MOVE;
+        let entry = if testing_singular {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_key = entry.map_or(0, |e| e.move_key);
         if let Some(e) = entry {
             let v = value_from_tt(e.value, ply);
@@ -991,7 +1070,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check { -INFINITE } else { self.evaluate() };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !testing_singular {
             // Reverse futility: far above beta at low depth, a quiet move will not lose it all.
             // (Confirming it first by a quiescence search after a pass, against threats that
             // the static value cannot see, cost more than it found: -24 Elo in 400 games.)
@@ -1033,14 +1112,14 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if entry.is_none() && (pv_node || cut_node) && depth >= 4 {
+        if entry.is_none() && !testing_singular && (pv_node || cut_node) && depth >= 4 {
             // Without a table move the ordering is poor; a shallower search is cheaper and
             // fills the table for the next iteration. At an expected all node every move is
             // searched anyway, so the order matters less and the depth is kept.
             depth -= 1;
         }
 
-        let probcut_node = !pv_node && !in_check && depth >= 5;
+        let probcut_node = !pv_node && !in_check && !testing_singular && depth >= 5;
         let mut moves = MoveList::new();
         let mut scores = ScoreList::default();
         // The table move is searched before the other moves are even listed, where nothing
@@ -1112,7 +1191,7 @@ impl<'a> Worker<'a> {
                 self.pick(&mut moves, &mut scores, i);
             }
             let mv = moves[i];
-            if root && self.root_skip.contains(&mv) {
+            if root && self.root_skip.contains(&mv) || mv == excluded {
                 continue;
             }
             let capture = self.pos.is_capture(mv);
@@ -1163,6 +1242,17 @@ impl<'a> Worker<'a> {
             if !self.legal(mv, &deferred) {
                 continue;
             }
+            let mut singular = false;
+            if i == 0 && tt_first && !root && !testing_singular && depth >= SINGULAR_MIN_DEPTH {
+                match self.singular_extension(mv, entry, depth, beta, ply, in_check, cut_node) {
+                    Singular::Extend => singular = true,
+                    Singular::Cut(v) => return v,
+                    Singular::No => {}
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
             self.play(mv, ply);
             let gives_check = may_check && self.pos.in_check();
             // Check extension, for checks that do not simply lose the checking man. A capture
@@ -1185,7 +1275,7 @@ impl<'a> Worker<'a> {
             if let Some(m) = busy_mark {
                 self.shared.busy.enter(m);
             }
-            let new_depth = depth - 1 + extend as i32;
+            let new_depth = depth - 1 + (extend || singular) as i32;
             let nodes_before = self.nodes;
             let mut v;
             if searched == 0 {
@@ -1287,8 +1377,9 @@ impl<'a> Worker<'a> {
             // Every move was pruned: the node is as bad as its static value says.
             return alpha;
         }
-        // A root searched without some of its moves has no true value to keep.
-        if !root || self.root_skip.is_empty() {
+        // A root searched without some of its moves has no true value to keep, nor has a
+        // node searched without its table move.
+        if (!root || self.root_skip.is_empty()) && !testing_singular {
             let bound = Self::bound(best, old_alpha, beta);
             self.store(key, best_move, best, depth, bound, ply);
         }
