@@ -826,8 +826,8 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Singular extension: the table move `mv` of a node at `depth`, known from an entry
-    /// deep enough that is a lower bound or exact, is tested against all the other moves,
+    /// Singular extension: the table move `mv` of a node at `depth`, when its table entry `e`
+    /// is deep enough and a lower bound or exact, is tested against all the other moves,
     /// searched at half the depth against a bound a little below the entry's value. When none
     /// of them reaches it, the table move is singular (the position hangs on it) and is
     /// searched a ply deeper. When they do and the bound is at or above beta, several moves
@@ -836,16 +836,13 @@ impl<'a> Worker<'a> {
     fn singular_extension(
         &mut self,
         mv: Move,
-        entry: Option<Entry>,
+        e: Entry,
         depth: i32,
         beta: Value,
         ply: usize,
         in_check: bool,
         cut_node: bool,
     ) -> Singular {
-        let Some(e) = entry else {
-            return Singular::No;
-        };
         let tt_value = value_from_tt(e.value, ply);
         if e.bound == Bound::Upper
             || e.depth < depth - 3
@@ -856,11 +853,10 @@ impl<'a> Worker<'a> {
         }
         let singular_beta = tt_value - 2 * depth;
         self.excluded[ply] = mv;
-        let window = (singular_beta - 1, singular_beta);
         let v = self.negamax(
             (depth - 1) / 2,
-            window.0,
-            window.1,
+            singular_beta - 1,
+            singular_beta,
             ply,
             Some(in_check),
             cut_node,
@@ -1243,8 +1239,10 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let mut singular = false;
-            if i == 0 && tt_first && !root && !testing_singular && depth >= SINGULAR_MIN_DEPTH {
-                match self.singular_extension(mv, entry, depth, beta, ply, in_check, cut_node) {
+            // The table move, first only when the table had an entry for the node.
+            let tested = i == 0 && tt_first && !root && !testing_singular;
+            if let Some(e) = entry.filter(|_| tested && depth >= SINGULAR_MIN_DEPTH) {
+                match self.singular_extension(mv, e, depth, beta, ply, in_check, cut_node) {
                     Singular::Extend => singular = true,
                     Singular::Cut(v) => return v,
                     Singular::No => {}
