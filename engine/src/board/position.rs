@@ -119,7 +119,15 @@ pub struct State {
     pub reserves: [[u8; 2]; 2],
     /// Checks each side still has to give (n-check; unused otherwise).
     pub checks: [u8; 2],
+    /// Keys of parts of the position, kept beside the full hash for tables keyed by
+    /// structure (the search's correction history): [`STRUCTURE_PAWNS`], the pawn-type men
+    /// of both colours, then each colour's other men on the board and in hand.
+    pub structure: [u64; 3],
 }
+
+/// The slot in [`State::structure`] of the pawn-type men's key; slot `1 + colour` keys that
+/// colour's other men.
+pub const STRUCTURE_PAWNS: usize = 0;
 
 /// A reserve slot whose file is still to be chosen.
 pub const RESERVE_PENDING: u8 = 0xFE;
@@ -217,6 +225,7 @@ impl Position {
                 phase: 0,
                 reserves: [[RESERVE_NONE; 2]; 2],
                 checks: [0; 2],
+                structure: [0; 3],
             },
             count: [0; 2],
             fullmove: 1,
@@ -407,12 +416,43 @@ impl Position {
     }
 
     fn hash_cell(&self, sq: Square, cell: Cell) -> u64 {
-        let z = &self.variant.zobrist();
-        let mut k = z.piece(cell, sq);
+        self.variant.zobrist().piece(cell, sq) ^ self.virgin_key(sq, cell)
+    }
+
+    /// The key of the never-moved mark of the man in `cell` on `sq`, where his type keys it.
+    #[inline(always)]
+    fn virgin_key(&self, sq: Square, cell: Cell) -> u64 {
         if cell.0 & Cell::VIRGIN != 0 && self.variant.virgin_keyed() & (1 << cell.id().0) != 0 {
-            k ^= z.virgin(sq);
+            self.variant.zobrist().virgin(sq)
+        } else {
+            0
         }
-        k
+    }
+
+    /// The slot of [`State::structure`] that keys the man in `cell`.
+    #[inline(always)]
+    fn structure_slot(&self, cell: Cell) -> usize {
+        let color = cell.color().unwrap_or(Color::White);
+        if self.variant.pawn_like(color) & (1 << cell.id().index()) != 0 {
+            STRUCTURE_PAWNS
+        } else {
+            1 + color.index()
+        }
+    }
+
+    /// Adds the man in `cell` on `sq` to the hash and the structure keys, or takes him out.
+    #[inline(always)]
+    fn key_cell(&mut self, sq: Square, cell: Cell) {
+        let k = self.variant.zobrist().piece(cell, sq);
+        let slot = self.structure_slot(cell);
+        self.st.hash ^= k ^ self.virgin_key(sq, cell);
+        self.st.structure[slot] ^= k;
+    }
+
+    /// The structure keys ([`State::structure`]).
+    #[inline(always)]
+    pub fn structure_keys(&self) -> [u64; 3] {
+        self.st.structure
     }
 
     /// True when a never-moved man on `sq` holds a gating right there (gating variants).
@@ -459,7 +499,7 @@ impl Position {
         let color = cell.color().unwrap_or(Color::White);
         let end = self.lists[color.index()].squares.len() as u16;
         self.put_back(sq, cell, end);
-        self.st.hash ^= self.hash_cell(sq, cell);
+        self.key_cell(sq, cell);
     }
 
     /// Puts a wall on the empty square `sq` (true) or takes the wall there off (false),
@@ -510,7 +550,7 @@ impl Position {
         self.lists[color.index()].remove(sq);
         self.counts[color.index()][cell.id().index()] -= 1;
         if HASH {
-            self.st.hash ^= self.hash_cell(sq, cell);
+            self.key_cell(sq, cell);
         }
         self.track_royal_remove(cell);
         cell
@@ -538,7 +578,8 @@ impl Position {
         self.board[to.index()] = new_cell;
         self.lists[color.index()].relocate(from, to);
         if HASH {
-            self.st.hash ^= self.hash_cell(from, old) ^ self.hash_cell(to, new_cell);
+            self.key_cell(from, old);
+            self.key_cell(to, new_cell);
         }
         if old.id() != new_cell.id() {
             self.counts[color.index()][old.id().index()] -= 1;
@@ -556,9 +597,11 @@ impl Position {
     pub(crate) fn hand_add(&mut self, color: Color, id: PieceId) {
         let ci = Cell::new(Piece { color, id }, false).colored_index();
         let n = &mut self.hands[color.index()][id.index()];
-        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
+        let z = self.variant.zobrist();
+        let change = z.hand(ci, *n) ^ z.hand(ci, *n + 1);
         *n += 1;
-        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
+        self.st.hash ^= change;
+        self.st.structure[1 + color.index()] ^= change;
     }
 
     /// Removes one man of type `id` from `color`'s hand.
@@ -566,9 +609,38 @@ impl Position {
         let ci = Cell::new(Piece { color, id }, false).colored_index();
         let n = &mut self.hands[color.index()][id.index()];
         debug_assert!(*n > 0);
-        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
+        let z = self.variant.zobrist();
+        let change = z.hand(ci, *n) ^ z.hand(ci, *n - 1);
         *n -= 1;
-        self.st.hash ^= self.variant.zobrist().hand(ci, *n);
+        self.st.hash ^= change;
+        self.st.structure[1 + color.index()] ^= change;
+    }
+
+    /// The structure keys computed from scratch (tests compare them with the incremental
+    /// ones).
+    pub fn compute_structure_keys(&self) -> [u64; 3] {
+        let z = &self.variant.zobrist();
+        let mut keys = [0; 3];
+        for sq in self.variant.geometry().squares() {
+            let c = self.cell(sq);
+            if c.is_piece() {
+                keys[self.structure_slot(c)] ^= z.piece(c, sq);
+            }
+        }
+        for color in Color::ALL {
+            for id in 0..self.variant.num_pieces() {
+                let ci = Cell::new(
+                    Piece {
+                        color,
+                        id: PieceId(id as u8),
+                    },
+                    false,
+                )
+                .colored_index();
+                keys[1 + color.index()] ^= z.hand(ci, self.hands[color.index()][id]);
+            }
+        }
+        keys
     }
 
     /// The hash computed from scratch (tests compare it with the incremental one).
@@ -662,6 +734,9 @@ impl Position {
         }
         if self.compute_hash() != self.st.hash {
             return Err("incremental hash differs from recomputation".into());
+        }
+        if self.compute_structure_keys() != self.st.structure {
+            return Err("incremental structure keys differ from recomputation".into());
         }
         Ok(())
     }

@@ -11,6 +11,7 @@
 //! come from an [`Evaluator`], implemented outside this crate (chimera-eval).
 
 mod busy;
+mod correction;
 mod history;
 mod pages;
 pub mod see;

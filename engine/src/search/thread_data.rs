@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use super::correction::CorrectionHistory;
 use super::history::History;
 use super::worker::NO_MOVE;
 use super::{EvalCache, Evaluator, Value, MAX_PLY};
@@ -26,6 +27,8 @@ pub(crate) struct ThreadData {
     /// Per (piece type, cell) of the opponent's last move: the quiet reply that last refuted
     /// it.
     pub counters: Vec<Move>,
+    /// What the searches found the static evaluation to miss, by pawn formation and men.
+    pub correction: CorrectionHistory,
     /// Full static evaluations by position key (a small direct-mapped cache: the same
     /// positions come back through transpositions, re-searches and quiescence).
     pub eval_cache: Vec<(u64, Value)>,
@@ -62,6 +65,7 @@ impl ThreadData {
                 variant.geometry().contains(Square(cell as u16))
             }),
             counters: vec![NO_MOVE; pieces * cells],
+            correction: CorrectionHistory::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             eval_scratch,
             variant: variant.clone(),
@@ -80,6 +84,7 @@ impl ThreadData {
             self.killers.fill([NO_MOVE; 2]);
             self.history.clear();
             self.counters.fill(NO_MOVE);
+            self.correction.clear();
             self.eval_cache.fill((0, 0));
             self.stale = false;
         }

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use once_cell::sync::Lazy;
 
 use super::busy;
+use super::correction::CorrectionKeys;
 use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
@@ -169,8 +170,13 @@ pub(crate) struct Worker<'a> {
     pieces: usize,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// Static evaluation per ply (for the improving test).
+    /// Static evaluation per ply (for the improving test), corrected by the correction
+    /// history.
     evals: [Value; MAX_PLY + 1],
+    /// Per ply, the evaluation before correction and the node's correction keys, for
+    /// updating the correction history when the node's search ends.
+    raw_evals: [Value; MAX_PLY + 1],
+    correction_keys: [CorrectionKeys; MAX_PLY + 1],
     /// The depth of the iteration under way.
     root_depth: i32,
     /// Ply of the last null move on the current path (repetitions do not cross it).
@@ -249,6 +255,8 @@ impl<'a> Worker<'a> {
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
+            raw_evals: [0; MAX_PLY + 1],
+            correction_keys: [CorrectionKeys::default(); MAX_PLY + 1],
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             root_fail_high: None,
@@ -1063,7 +1071,16 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
-        let static_eval = if in_check { -INFINITE } else { self.evaluate() };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            let raw = self.evaluate();
+            let keys = CorrectionKeys::of(&self.pos);
+            self.raw_evals[ply] = raw;
+            self.correction_keys[ply] = keys;
+            let side = self.pos.side_to_move();
+            self.data.correction.corrected(side, &keys, raw)
+        };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         if !pv_node && !in_check && !testing_singular {
@@ -1380,8 +1397,38 @@ impl<'a> Worker<'a> {
         if (!root || self.root_skip.is_empty()) && !testing_singular {
             let bound = Self::bound(best, old_alpha, beta);
             self.store(key, best_move, best, depth, bound, ply);
+            self.update_correction(best, best_move, bound, depth, ply, in_check);
         }
         best
+    }
+
+    /// Teaches the correction history what the node's search found, when the value it settled
+    /// on says something about the static value: not in check, not a mate, decided by a quiet
+    /// move (or by none), and a bound on the right side of the static value.
+    fn update_correction(
+        &mut self,
+        best: Value,
+        best_move: Move,
+        bound: Bound,
+        depth: i32,
+        ply: usize,
+        in_check: bool,
+    ) {
+        let corrected = self.evals[ply];
+        let raw = self.raw_evals[ply];
+        if in_check
+            || best.abs() >= MATE_BOUND
+            || raw.abs() >= MATE_BOUND
+            || best_move != NO_MOVE
+                && (self.pos.is_capture(best_move) || best_move.promotion().is_some())
+            || bound == Bound::Lower && best <= corrected
+            || bound == Bound::Upper && best >= corrected
+        {
+            return;
+        }
+        let side = self.pos.side_to_move();
+        let keys = self.correction_keys[ply];
+        self.data.correction.update(side, &keys, best - raw, depth);
     }
 
     /// Quiescence: captures and promotions (every legal evasion when in check; quiet checks
@@ -1439,7 +1486,11 @@ impl<'a> Worker<'a> {
             best = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = self.evaluate_lazy(alpha, beta);
+            // The lazy evaluation's window moves by the correction, which is added after.
+            let keys = CorrectionKeys::of(&self.pos);
+            let correction = self.data.correction.correction(us, &keys);
+            let raw = self.evaluate_lazy(alpha - correction, beta - correction);
+            stand_pat = self.data.correction.corrected(us, &keys, raw);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.shared
