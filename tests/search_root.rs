@@ -253,7 +253,8 @@ fn a_root_move_whose_test_was_cut_short_is_not_played() {
     // After 1.d4 Black's best score is just below zero, where the value of a null-window test
     // of a later root move that the node limit cuts short (0) would look like a fail-high:
     // such a move, never the choice of a finished iteration, must not be played. Every move
-    // played here is one that some finished iteration chose.
+    // played here is one that some finished iteration chose, or the reported move of the
+    // unfinished one (whose test finished).
     let (pos, eval) = setup(
         "chess",
         "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
@@ -268,6 +269,12 @@ fn a_root_move_whose_test_was_cut_short_is_not_played() {
         let unfinished = n >= 2 && lines[n - 1].depth == lines[n - 2].depth;
         let finished = &lines[..n - unfinished as usize];
         chosen.extend(finished.iter().filter_map(|info| info.pv.first().copied()));
+        // A root move whose null-window test finished above the best move's value is played
+        // when the budget runs out during its full re-search, by design; the search reports it
+        // as the unfinished iteration's line. It counts as chosen only when so reported.
+        if unfinished && lines[n - 1].pv.first() == best.as_ref() {
+            chosen.extend(best);
+        }
         played.push((nodes, best.unwrap()));
     }
     for (nodes, mv) in played {
