@@ -616,6 +616,18 @@ impl Position {
         self.st.structure[1 + color.index()] ^= change;
     }
 
+    /// The key of `color`'s hand, from scratch.
+    fn hand_key(&self, color: Color) -> u64 {
+        let z = &self.variant.zobrist();
+        (0..self.variant.num_pieces())
+            .map(|id| {
+                let id = PieceId(id as u8);
+                let ci = Cell::new(Piece { color, id }, false).colored_index();
+                z.hand(ci, self.hands[color.index()][id.index()])
+            })
+            .fold(0, |h, k| h ^ k)
+    }
+
     /// The structure keys computed from scratch (tests compare them with the incremental
     /// ones).
     pub fn compute_structure_keys(&self) -> [u64; 3] {
@@ -628,17 +640,7 @@ impl Position {
             }
         }
         for color in Color::ALL {
-            for id in 0..self.variant.num_pieces() {
-                let ci = Cell::new(
-                    Piece {
-                        color,
-                        id: PieceId(id as u8),
-                    },
-                    false,
-                )
-                .colored_index();
-                keys[1 + color.index()] ^= z.hand(ci, self.hands[color.index()][id]);
-            }
+            keys[1 + color.index()] ^= self.hand_key(color);
         }
         keys
     }
@@ -656,17 +658,7 @@ impl Position {
             }
         }
         for color in Color::ALL {
-            for id in 0..self.variant.num_pieces() {
-                let ci = Cell::new(
-                    Piece {
-                        color,
-                        id: PieceId(id as u8),
-                    },
-                    false,
-                )
-                .colored_index();
-                h ^= z.hand(ci, self.hands[color.index()][id]);
-            }
+            h ^= self.hand_key(color);
         }
         if self.side == Color::Black {
             h ^= z.side;

@@ -92,13 +92,14 @@ impl CorrectionHistory {
         sum / (4 * GRAIN)
     }
 
-    /// `raw` corrected, kept outside the mate range.
+    /// `raw` corrected by `correction` ([`CorrectionHistory::correction`]), kept outside the
+    /// mate range.
     #[inline]
-    pub fn corrected(&self, side: Color, keys: &CorrectionKeys, raw: Value) -> Value {
+    pub fn apply(raw: Value, correction: Value) -> Value {
         if raw.abs() >= MATE_BOUND {
             return raw;
         }
-        (raw + self.correction(side, keys)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Averages `diff` (search value minus raw static value) into the entries of `keys`,
@@ -139,10 +140,8 @@ mod tests {
             h.update(Color::White, &keys, 10_000, 20);
         }
         assert_eq!(h.correction(Color::White, &keys), MAX_CORRECTION);
-        assert_eq!(
-            h.corrected(Color::White, &keys, MATE_BOUND + 3),
-            MATE_BOUND + 3
-        );
+        let c = h.correction(Color::White, &keys);
+        assert_eq!(CorrectionHistory::apply(MATE_BOUND + 3, c), MATE_BOUND + 3);
         h.clear();
         assert_eq!(h.correction(Color::White, &keys), 0);
     }

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use once_cell::sync::Lazy;
 
 use super::busy;
-use super::correction::CorrectionKeys;
+use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
 use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
@@ -173,10 +173,9 @@ pub(crate) struct Worker<'a> {
     /// Static evaluation per ply (for the improving test), corrected by the correction
     /// history.
     evals: [Value; MAX_PLY + 1],
-    /// Per ply, the evaluation before correction and the node's correction keys, for
-    /// updating the correction history when the node's search ends.
+    /// Per ply, the evaluation before correction, for updating the correction history when
+    /// the node's search ends.
     raw_evals: [Value; MAX_PLY + 1],
-    correction_keys: [CorrectionKeys; MAX_PLY + 1],
     /// The depth of the iteration under way.
     root_depth: i32,
     /// Ply of the last null move on the current path (repetitions do not cross it).
@@ -256,7 +255,6 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
             raw_evals: [0; MAX_PLY + 1],
-            correction_keys: [CorrectionKeys::default(); MAX_PLY + 1],
             root_depth: 0,
             last_null: Vec::with_capacity(MAX_PLY),
             root_fail_high: None,
@@ -1077,9 +1075,8 @@ impl<'a> Worker<'a> {
             let raw = self.evaluate();
             let keys = CorrectionKeys::of(&self.pos);
             self.raw_evals[ply] = raw;
-            self.correction_keys[ply] = keys;
             let side = self.pos.side_to_move();
-            self.data.correction.corrected(side, &keys, raw)
+            CorrectionHistory::apply(raw, self.data.correction.correction(side, &keys))
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -1427,7 +1424,8 @@ impl<'a> Worker<'a> {
             return;
         }
         let side = self.pos.side_to_move();
-        let keys = self.correction_keys[ply];
+        // The node's position again: the keys it was evaluated with.
+        let keys = CorrectionKeys::of(&self.pos);
         self.data.correction.update(side, &keys, best - raw, depth);
     }
 
@@ -1490,7 +1488,7 @@ impl<'a> Worker<'a> {
             let keys = CorrectionKeys::of(&self.pos);
             let correction = self.data.correction.correction(us, &keys);
             let raw = self.evaluate_lazy(alpha - correction, beta - correction);
-            stand_pat = self.data.correction.corrected(us, &keys, raw);
+            stand_pat = CorrectionHistory::apply(raw, correction);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.shared
