@@ -1,7 +1,8 @@
 //! The net behind the search's `Evaluator` trait: each search thread keeps its accumulators
 //! in its evaluator working memory (the search's per-thread data), the reserve features
-//! (which live in the game state rather than the journal) are added at evaluation time, and
-//! the hand-made evaluation still gives the piece values the search orders and prunes with.
+//! (which live in the game state rather than the journal) are added at evaluation time, the
+//! hand-made evaluation still gives the piece values the search orders and prunes with, and
+//! the output is scaled to that evaluation's centipawns (`calibrate`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 
 use crate::accumulator::Accumulators;
+use crate::calibrate;
 use crate::features::Layout;
 use crate::netfile::{apply_column, QuantNet};
 
@@ -27,6 +29,9 @@ pub struct NetEval {
     net: Arc<QuantNet>,
     layout: Layout,
     fallback: VariantEval,
+    /// The net's output times this (in `1 / calibrate::ONE`) is the evaluation: the net on
+    /// the hand-made evaluation's scale (see `calibrate`).
+    factor: i32,
     id: u64,
 }
 
@@ -51,14 +56,29 @@ struct Scratch {
 impl NetEval {
     /// The evaluator of `net` for `variant`, or an error when the net was made for another.
     pub fn new(net: Arc<QuantNet>, variant: &VariantRef) -> Result<NetEval, String> {
+        let mut eval = NetEval::new_unscaled(net, variant)?;
+        eval.factor = calibrate::factor(variant, &eval, &eval.fallback);
+        Ok(eval)
+    }
+
+    /// The evaluator of `net` for `variant` on the net's own scale, without the factor
+    /// `new` fits: for tests of the net's machinery, whose trees must not depend on the fit.
+    pub fn new_unscaled(net: Arc<QuantNet>, variant: &VariantRef) -> Result<NetEval, String> {
         let layout = Layout::of(variant);
         net.check_layout(variant.name(), &layout)?;
         Ok(NetEval {
             net,
             layout,
             fallback: VariantEval::new(variant),
+            factor: calibrate::ONE,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
+    }
+
+    /// The factor on the net's output (in `1 / calibrate::ONE`) that puts it on the hand-made
+    /// evaluation's scale.
+    pub fn factor(&self) -> i32 {
+        self.factor
     }
 
     /// Loads the net file at `path` for `variant`.
@@ -107,9 +127,8 @@ impl NetEval {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net
-            .output(us, them, self.layout.bucket(pos))
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let raw = self.net.output(us, them, self.layout.bucket(pos));
+        calibrate::apply(raw, self.factor).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod accumulator;
 pub mod builtin;
+pub mod calibrate;
 pub mod cli;
 pub mod data;
 pub mod datagen;

@@ -46,7 +46,7 @@ fn walk(name: &str, seed: u64, steps: usize) -> BTreeMap<String, usize> {
     let v = builtin(name).unwrap();
     let layout = Layout::of(&v);
     let net = Arc::new(random_net(name, &layout, 16, seed));
-    let eval = NetEval::new(net.clone(), &v).unwrap();
+    let eval = NetEval::new_unscaled(net.clone(), &v).unwrap();
     let mut cache = eval.new_cache();
     let mut acc = Accumulators::new(16);
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -200,7 +200,7 @@ fn search_every_builtin_with_a_net() {
         let v = builtin(&name).unwrap();
         let layout = Layout::of(&v);
         let net = Arc::new(random_net(&name, &layout, 16, 5));
-        let eval = Checked(NetEval::new(net, &v).unwrap(), Default::default());
+        let eval = Checked(NetEval::new_unscaled(net, &v).unwrap(), Default::default());
         let mut searcher = Searcher::new(1, 1);
         let mut pos = Position::startpos(&v);
         let limits = Limits {
