@@ -36,17 +36,28 @@ const MAX_VALUE: i32 = 3000;
 const MAX_FACTOR: i32 = 4;
 
 /// The factor (in `1 / ONE`) that brings `net`'s values to `hand`'s scale in `variant`: the
-/// slope of the least-squares line of the hand-made value on the net's, fitted over positions
-/// from seeded random games, within `1 / MAX_FACTOR ..= MAX_FACTOR`. A line, not a ratio: the
-/// scale is about how the values move together, and a net that adds a constant (a bias
-/// toward the side to move, or a test's net that scores every position alike) must not have
-/// that constant read as a scale. `ONE` when there is nothing to fit on.
+/// [`slope`] over the [`samples`] of a fixed seed, within `1 / MAX_FACTOR ..= MAX_FACTOR`;
+/// `ONE` when there is nothing to fit on.
 pub fn factor(variant: &VariantRef, net: &dyn Evaluator, hand: &dyn Evaluator) -> i32 {
-    let mut samples: Vec<(f64, f64)> = Vec::new();
+    match slope(&samples(variant, 0xCA11_B8A7, net, hand)) {
+        Some(s) => ((s * ONE as f64).round() as i32).clamp(ONE / MAX_FACTOR, ONE * MAX_FACTOR),
+        None => ONE,
+    }
+}
+
+/// `(net, hand)` value pairs over positions of `GAMES` random games from `variant`'s start,
+/// game `g` played from the seed `seed ^ g`: not in check, both values within `MAX_VALUE`.
+pub fn samples(
+    variant: &VariantRef,
+    seed: u64,
+    net: &dyn Evaluator,
+    hand: &dyn Evaluator,
+) -> Vec<(f64, f64)> {
+    let mut samples = Vec::new();
     let mut net_cache = net.new_cache();
     let mut hand_cache = hand.new_cache();
     for game in 0..GAMES {
-        let mut rng = SmallRng::seed_from_u64(0xCA11_B8A7 ^ game);
+        let mut rng = SmallRng::seed_from_u64(seed ^ game);
         let mut pos = Position::startpos(variant);
         for ply in 0..MAX_PLIES {
             if pos.outcome().is_some() {
@@ -67,20 +78,26 @@ pub fn factor(variant: &VariantRef, net: &dyn Evaluator, hand: &dyn Evaluator) -
             }
         }
     }
+    samples
+}
+
+/// The slope of the least-squares line of the second values on the first. A line, not a
+/// ratio: the scale is about how the values move together, and a net that adds a constant
+/// (a bias toward the side to move, or a test's net that scores every position alike) must
+/// not have that constant read as a scale. `None` when the first values hardly vary (less
+/// than a centipawn of spread per sample) or the two do not rise together.
+pub fn slope(samples: &[(f64, f64)]) -> Option<f64> {
     let count = samples.len() as f64;
-    let mean = |f: fn(&(f64, f64)) -> f64| samples.iter().map(f).sum::<f64>() / count;
-    let (net_mean, hand_mean) = (mean(|s| s.0), mean(|s| s.1));
+    let (sum_x, sum_y) = samples
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let (mean_x, mean_y) = (sum_x / count, sum_y / count);
     let (mut covariance, mut variance) = (0.0, 0.0);
-    for &(n, h) in &samples {
-        covariance += (n - net_mean) * (h - hand_mean);
-        variance += (n - net_mean) * (n - net_mean);
+    for &(x, y) in samples {
+        covariance += (x - mean_x) * (y - mean_y);
+        variance += (x - mean_x) * (x - mean_x);
     }
-    // Less than a centipawn of spread per sample: the net says nothing about scale.
-    if samples.len() < 2 || variance < count || covariance <= 0.0 {
-        return ONE;
-    }
-    let fitted = (covariance / variance * ONE as f64).round() as i32;
-    fitted.clamp(ONE / MAX_FACTOR, ONE * MAX_FACTOR)
+    (samples.len() >= 2 && variance >= count && covariance > 0.0).then(|| covariance / variance)
 }
 
 /// `value` scaled by `factor` (in `1 / ONE`), rounded to nearest.

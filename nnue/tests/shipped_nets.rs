@@ -136,40 +136,16 @@ fn a_chess_net_is_refused_for_another_variant() {
 #[test]
 fn every_built_in_net_is_on_the_hand_made_scale() {
     use chimera_eval::VariantEval;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
+    use chimera_nnue::calibrate;
     for name in nets::variants() {
         let v = builtin(name).unwrap();
         let net = NetEval::new(nets::net_for(name).unwrap(), &v).unwrap();
         let hand = VariantEval::new(&v);
-        let mut samples = Vec::new();
-        for game in 0..40u64 {
-            let mut rng = SmallRng::seed_from_u64(7_000 + game);
-            let mut pos = Position::startpos(&v);
-            for ply in 0..50 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || pos.outcome().is_some() {
-                    break;
-                }
-                pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
-                if ply % 5 != 3 || pos.in_check() {
-                    continue;
-                }
-                let (n, h) = (net.evaluate(&pos) as f64, hand.evaluate(&pos) as f64);
-                if n.abs() <= 3000.0 && h.abs() <= 3000.0 {
-                    samples.push((n, h));
-                }
-            }
-        }
+        // Other games than the factor's own (another seed).
+        let samples = calibrate::samples(&v, 7_000, &net, &hand);
         let count = samples.len();
         assert!(count > 100, "{name}: {count} positions");
-        let (n0, h0) = samples
-            .iter()
-            .fold((0.0, 0.0), |(a, b), (n, h)| (a + n, b + h));
-        let (n0, h0) = (n0 / count as f64, h0 / count as f64);
-        let covariance: f64 = samples.iter().map(|(n, h)| (n - n0) * (h - h0)).sum();
-        let variance: f64 = samples.iter().map(|(n, _)| (n - n0) * (n - n0)).sum();
-        let ratio = covariance / variance;
+        let ratio = calibrate::slope(&samples).unwrap_or(0.0);
         assert!(
             (0.8..1.25).contains(&ratio),
             "{name}: hand = {ratio:.3} x net (factor {})",
