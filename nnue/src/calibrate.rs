@@ -14,7 +14,9 @@
 use chimera_engine::search::Evaluator;
 use chimera_engine::{Position, VariantRef};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
+
+use crate::datagen::random_move;
 
 /// The factor is a fixed-point number with this many fractional bits.
 pub const SHIFT: u32 = 10;
@@ -60,14 +62,9 @@ pub fn samples(
         let mut rng = SmallRng::seed_from_u64(seed ^ game);
         let mut pos = Position::startpos(variant);
         for ply in 0..MAX_PLIES {
-            if pos.outcome().is_some() {
+            if !random_move(&mut pos, &mut rng) {
                 break;
             }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
             if ply < FIRST_SAMPLE || ply % SAMPLE_EVERY != 0 || pos.in_check() {
                 continue;
             }

@@ -60,17 +60,25 @@ struct Game {
     samples: Vec<Sample>,
 }
 
+/// Plays one random legal move; `false` (and no move) when the game is already over.
+pub(crate) fn random_move(pos: &mut Position, rng: &mut SmallRng) -> bool {
+    if pos.outcome().is_some() {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return false;
+    }
+    pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
+    true
+}
+
 /// Plays random legal moves for the opening; `false` when the game ended during them.
 fn random_opening(pos: &mut Position, plies: usize, rng: &mut SmallRng) -> bool {
     for _ in 0..plies {
-        if pos.outcome().is_some() {
+        if !random_move(pos, rng) {
             return false;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return false;
-        }
-        pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
     }
     pos.outcome().is_none()
 }

@@ -153,6 +153,6 @@ fn every_built_in_net_is_on_the_hand_made_scale() {
         );
     }
     let (chess, _) = chess_net();
-    let factor = chess.factor() as f64 / chimera_nnue::calibrate::ONE as f64;
+    let factor = chess.factor() as f64 / calibrate::ONE as f64;
     assert!((0.6..0.8).contains(&factor), "chess's factor {factor:.3}");
 }
