@@ -46,7 +46,7 @@ commands:
                       (--net NET: that net; --net hand: the hand-made evaluation)
   train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--final-lr LR]
         [--batch B] [--lambda L] [--seed S] [--threads T] [--variant V] [--mirror on]
-        [--init NET0]
+        [--init NET0] [--buckets M]
                       train a net on FILE's positions (--data may be repeated): H hidden
                       (by board size), E epochs (10), Adam with a step falling along a
                       half cosine from LR (0.001) to --final-lr (LR/100), batches of B
@@ -55,7 +55,9 @@ commands:
                       --mirror on shows half the positions mirrored left to right;
                       --init starts from the net NET0 (its size) instead of random weights;
                       a net of another variant (chess's for Capablanca) lends its men's
-                      columns to the same men and to compounds of them (A = B + N)
+                      columns to the same men and to compounds of them (A = B + N);
+                      --buckets M gives the net M outputs by the men on the board (1-16;
+                      NET0's count, else 1), each starting as NET0's output
   pgn-check FILE [--variants F]
                       replay every game of a PGN file through the rules (SAN or coordinates)
   serve [--host H] [--port P] [--variants FILE]

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::builtin::{self, HAND};
 use crate::datagen::{self, DatagenConfig};
-use crate::features::Layout;
+use crate::features::{Layout, MAX_MATERIAL_BUCKETS};
 use crate::netfile::QuantNet;
 use crate::network::FloatNet;
 use crate::train::{held_out, mean_loss, train, Dataset, TrainConfig};
@@ -186,6 +186,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--threads",
             "--mirror",
             "--init",
+            "--buckets",
         ],
     )?;
     let files = opts.all("--data");
@@ -193,9 +194,10 @@ fn train_run(args: &[String]) -> Result<(), String> {
     let out = opts.get("--out").ok_or("--out NET is needed")?.to_string();
     let named = crate::data::variant_of_file(first)?;
     let variant = variant_of(&opts, &named)?;
-    let layout = Layout::of(&variant);
+    let variant_layout = Layout::of(&variant);
     let defaults = TrainConfig::default();
     let lr = opts.number("--lr", defaults.lr)?;
+    // The net to start from, in the layout it was trained with.
     let start = match opts.get("--init") {
         None => None,
         Some(file) => {
@@ -211,23 +213,40 @@ fn train_run(args: &[String]) -> Result<(), String> {
                     )
                 };
                 let old = registry_of(&opts)?.get(&q.variant).ok_or_else(unknown)?;
-                let from = Layout::of(&old);
-                q.check_layout(old.name(), &from)
+                let from = q
+                    .layout_for(old.name(), &Layout::of(&old))
                     .map_err(|e| format!("--init {file}: {e}"))?;
-                let t = transfer(&FloatNet::from_quant(&q), &old, &from, &variant, &layout);
+                let to = variant_layout.with_material_buckets(from.material_buckets());
+                let t = transfer(&FloatNet::from_quant(&q), &old, &from, &variant, &to);
                 eprintln!(
                     "chimera: train: starting from {}'s net {file}: {}",
                     old.name(),
                     t.describe()
                 );
-                Some(t.net)
+                Some((t.net, to))
             } else {
-                q.check_layout(variant.name(), &layout)
+                let from = q
+                    .layout_for(variant.name(), &variant_layout)
                     .map_err(|e| format!("--init {file}: {e}"))?;
-                Some(FloatNet::from_quant(&q))
+                Some((FloatNet::from_quant(&q), from))
             }
         }
     };
+    // Material buckets: as asked, else the starting net's, else none; a starting net with
+    // other buckets has its outputs spread over the new ones.
+    let material = match (opts.get("--buckets"), &start) {
+        (Some(_), _) => {
+            let m: usize = opts.number("--buckets", 1)?;
+            if !(1..=MAX_MATERIAL_BUCKETS).contains(&m) {
+                return Err(format!("bad --buckets {m} (1 to {MAX_MATERIAL_BUCKETS})"));
+            }
+            m
+        }
+        (None, Some((_, from))) => from.material_buckets(),
+        (None, None) => 1,
+    };
+    let layout = variant_layout.with_material_buckets(material);
+    let start = start.map(|(net, from)| net.rebucketed(&from, &layout));
     let cfg = TrainConfig {
         hidden: match (&start, opts.get("--hidden")) {
             (Some(net), None) => net.hidden,
@@ -290,12 +309,14 @@ fn train_run(args: &[String]) -> Result<(), String> {
         eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
     }
     eprintln!(
-        "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} epochs",
+        "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} output \
+         buckets, {} epochs",
         data.len(),
         variant.name(),
         start.elapsed().as_secs_f64(),
         layout.num_features(),
         cfg.hidden,
+        layout.buckets(),
         cfg.epochs
     );
     if let Some(net) = &cfg.start {

@@ -64,8 +64,7 @@ impl NetEval {
     /// The evaluator of `net` for `variant` on the net's own scale, without the factor
     /// `new` fits: for tests of the net's machinery, whose trees must not depend on the fit.
     pub fn new_unscaled(net: Arc<QuantNet>, variant: &VariantRef) -> Result<NetEval, String> {
-        let layout = Layout::of(variant);
-        net.check_layout(variant.name(), &layout)?;
+        let layout = net.layout_for(variant.name(), &Layout::of(variant))?;
         Ok(NetEval {
             net,
             layout,

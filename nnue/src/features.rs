@@ -11,6 +11,9 @@ use chimera_engine::{Position, Variant};
 /// Features per (relative colour, type) for the men in hand: the first `HAND_SLOTS` men count.
 pub const HAND_SLOTS: usize = 16;
 
+/// The most output buckets per part of a turn a net may have.
+pub const MAX_MATERIAL_BUCKETS: usize = 16;
+
 /// Where each input of a variant's network sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -22,8 +25,14 @@ pub struct Layout {
     hand_slots: usize,
     /// The reserve man's type when the variant has reserves (Pioneer).
     reserve: Option<PieceId>,
-    /// Output buckets: one per part of a turn (1 in ordinary variants).
-    buckets: usize,
+    /// Parts of a turn (1 in ordinary variants): each has its own output buckets.
+    parts: usize,
+    /// Output buckets per part, by the men left on the board (1: one output per part).
+    /// A property of the net, not of the variant: it is not in the hash, so that a net
+    /// with material buckets and one without load for the same variant.
+    material: usize,
+    /// The men on the board at the start, the full board's count for the material buckets.
+    start_men: usize,
     hash: u64,
     /// Per cell of the mailbox, its square's index among the real squares, seen by White and
     /// by Black (mirrored top to bottom), so that no division is made per feature.
@@ -44,9 +53,14 @@ impl Layout {
     pub fn of(variant: &Variant) -> Layout {
         let g = variant.geometry();
         let has_hands = variant.drops() || variant.captures_to_hand() || variant.gating().is_some();
-        let buckets = variant
+        let parts = variant
             .turns()
             .map_or(1, |t| t.parts.len().max(t.opening.len()).max(1));
+        let start_men = variant
+            .start_board()
+            .iter()
+            .filter(|c| c.is_piece())
+            .count();
         let mut layout = Layout {
             files: g.files as usize,
             ranks: g.ranks as usize,
@@ -54,7 +68,9 @@ impl Layout {
             types: variant.num_pieces(),
             hand_slots: if has_hands { HAND_SLOTS } else { 0 },
             reserve: variant.reserve().map(|r| r.piece),
-            buckets,
+            parts,
+            material: 1,
+            start_men: start_men.max(2),
             hash: 0,
             views: vec![[0; 2]; g.num_cells()],
         };
@@ -65,7 +81,7 @@ impl Layout {
         }
         let mut desc = format!(
             "{}x{}x{} hands {} reserve {:?} buckets {} types",
-            layout.files, layout.ranks, layout.boards, layout.hand_slots, layout.reserve, buckets
+            layout.files, layout.ranks, layout.boards, layout.hand_slots, layout.reserve, parts
         );
         // A piece's moves are part of what its features mean: a chess net must not load for
         // a variant whose men look the same but move otherwise (Nightrider, Hoppel-Poppel).
@@ -111,14 +127,44 @@ impl Layout {
             }
     }
 
-    /// The number of output buckets (parts of a turn).
+    /// The number of output buckets: material buckets x parts of a turn.
     pub fn buckets(&self) -> usize {
-        self.buckets
+        self.parts * self.material
     }
 
-    /// The output bucket of a position: the part of the turn it is in.
+    /// The parts of a turn (1 in ordinary variants).
+    pub fn parts(&self) -> usize {
+        self.parts
+    }
+
+    /// The output buckets per part of a turn, by the men on the board.
+    pub fn material_buckets(&self) -> usize {
+        self.material
+    }
+
+    /// The same layout with `m` output buckets per part of the turn, chosen by the men on
+    /// the board (1 to [`MAX_MATERIAL_BUCKETS`]): an endgame weighs the hidden units
+    /// otherwise than a full board does, and a separate output per stage lets the net say
+    /// so at the cost of one more output row per bucket.
+    pub fn with_material_buckets(&self, m: usize) -> Layout {
+        Layout {
+            material: m.clamp(1, MAX_MATERIAL_BUCKETS),
+            views: self.views.clone(),
+            ..*self
+        }
+    }
+
+    /// The output bucket of a position: the part of the turn it is in, then the men on the
+    /// board as a share of the starting count (chess, 8 buckets: 1-4 men, 5-8, ..., 29-32).
+    #[inline]
     pub fn bucket(&self, pos: &Position) -> usize {
-        (pos.turn_phase() as usize).min(self.buckets - 1)
+        let part = (pos.turn_phase() as usize).min(self.parts - 1);
+        if self.material == 1 {
+            return part;
+        }
+        let men = pos.squares_of(Color::White).len() + pos.squares_of(Color::Black).len();
+        let stage = (men.saturating_sub(1) * self.material / self.start_men).min(self.material - 1);
+        part * self.material + stage
     }
 
     /// The hidden layer size used when none is asked for: smaller for larger boards, so that
@@ -264,6 +310,31 @@ mod tests {
         // The start position is symmetric: both sides see the same picture.
         assert_eq!(w, b);
         assert!(w.iter().all(|&f| (f as usize) < l.num_features()));
+    }
+
+    #[test]
+    fn material_buckets_follow_the_men_on_the_board() {
+        let v = builtin("chess").unwrap();
+        let plain = Layout::of(&v);
+        let l = plain.with_material_buckets(8);
+        // Not part of the hash: a net with buckets and one without read the same inputs.
+        assert_eq!(l.hash(), plain.hash());
+        assert_eq!((l.buckets(), plain.buckets()), (8, 1));
+        let bucket = |fen: &str| l.bucket(&Position::from_fen(&v, fen).unwrap());
+        assert_eq!(bucket(v.start_fen()), 7);
+        assert_eq!(bucket("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+        // 1-4 men, 5-8, ...: five men are the second stage.
+        assert_eq!(bucket("4k3/8/8/8/8/8/3PP3/4K1N1 w - - 0 1"), 1);
+        // Queens and d-pawns off, 28 men: the seventh stage (25-28).
+        assert_eq!(
+            bucket("rnb1kbnr/ppp1pppp/8/8/8/8/PPP1PPPP/RNB1KBNR w KQkq - 0 1"),
+            6
+        );
+        assert_eq!(plain.bucket(&Position::startpos(&v)), 0);
+        // Turns in parts: each part has its own stages.
+        let alice = Layout::of(&builtin("aliceguard").unwrap()).with_material_buckets(4);
+        assert_eq!(alice.buckets(), alice.parts() * 4);
+        assert!(alice.parts() > 1);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //!
 //! The evaluation in centipawns is `(sum of clamp(acc, 0, QA) x w + b) x scale / (QA x QB)`.
 
-use crate::features::Layout;
+use crate::features::{Layout, MAX_MATERIAL_BUCKETS};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
@@ -240,14 +240,24 @@ impl QuantNet {
                 layout.num_features()
             ));
         }
-        if self.buckets != layout.buckets() {
+        let parts = layout.parts();
+        if !self.buckets.is_multiple_of(parts) || self.buckets / parts > MAX_MATERIAL_BUCKETS {
             return Err(format!(
-                "the net has {} output buckets; '{name}' needs {}",
+                "the net has {} output buckets; '{name}' needs a multiple of {parts} (its \
+                 parts of a turn), at most {}",
                 self.buckets,
-                layout.buckets()
+                parts * MAX_MATERIAL_BUCKETS
             ));
         }
         Ok(())
+    }
+
+    /// The layout this net reads `layout`'s variant (`name`) with: the variant's inputs
+    /// and parts of a turn, and the net's own material buckets; an error when the net was
+    /// made for another layout.
+    pub fn layout_for(&self, name: &str, layout: &Layout) -> Result<Layout, String> {
+        self.check_layout(name, layout)?;
+        Ok(layout.with_material_buckets(self.buckets / layout.parts()))
     }
 
     /// The first layer's column of input `f`.

@@ -74,6 +74,34 @@ impl FloatNet {
         }
     }
 
+    /// The same net with the output buckets of `to` in place of those of `from` (both
+    /// layouts of this net's inputs, differing in material buckets or parts): each new
+    /// bucket starts as the old one of the same part (the last part for parts it lacks) and
+    /// the same stage of the game (the middle of its range of men), so that a net without
+    /// material buckets starts every stage from its single output and training splits them
+    /// from there.
+    pub fn rebucketed(&self, from: &Layout, to: &Layout) -> FloatNet {
+        let h = self.hidden;
+        let (m_old, m_new) = (from.material_buckets(), to.material_buckets());
+        let old_bucket = |b: usize| {
+            let (part, stage) = (b / m_new, b % m_new);
+            let part = part.min(from.parts() - 1);
+            part * m_old + (2 * stage + 1) * m_old / (2 * m_new)
+        };
+        let buckets = to.buckets();
+        FloatNet {
+            buckets,
+            w2: (0..buckets)
+                .flat_map(|b| {
+                    let o = old_bucket(b);
+                    self.w2[o * 2 * h..(o + 1) * 2 * h].iter().copied()
+                })
+                .collect(),
+            b2: (0..buckets).map(|b| self.b2[old_bucket(b)]).collect(),
+            ..self.clone()
+        }
+    }
+
     /// The first layer's sums for one perspective's features.
     pub fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);

@@ -15,8 +15,9 @@
 //! own edge, and a square beyond the old board takes the nearest old square's column.
 //! A man in hand starts as his type's mean column over the board's squares, the same for each
 //! man counted (a dragon waiting to be dropped is worth about a dragon on an average square,
-//! not nothing); reserves start at zero; every output bucket starts as the old net's (its last
-//! bucket for the buckets it lacks). The hidden layer keeps the old net's size.
+//! not nothing); reserves start at zero; every output bucket starts as the old net's of the same
+//! part of the turn and stage of the game (see `FloatNet::rebucketed`). The hidden layer keeps
+//! the old net's size.
 
 use chimera_engine::types::{Color, PieceId};
 use chimera_engine::Variant;
@@ -221,22 +222,13 @@ pub fn transfer(
         to,
         sources.iter().map(|(_, _, o)| !o.is_empty()),
     );
-    let buckets = to.buckets();
-    let bucket_of = |b: usize| b.min(old_net.buckets - 1);
-    let mut net = FloatNet {
+    let net = FloatNet {
         inputs: to.num_features(),
         hidden: h,
-        buckets,
         w1,
-        b1: old_net.b1.clone(),
-        w2: (0..buckets)
-            .flat_map(|b| {
-                let o = bucket_of(b);
-                old_net.w2[o * 2 * h..(o + 1) * 2 * h].iter().copied()
-            })
-            .collect(),
-        b2: (0..buckets).map(|b| old_net.b2[bucket_of(b)]).collect(),
+        ..old_net.clone()
     };
+    let mut net = net.rebucketed(from, to);
     net.clip();
     Transfer {
         net,

@@ -148,3 +148,69 @@ fn variants_with_several_boards_and_turn_parts_train() {
         q.check_layout(name, &layout).unwrap();
     }
 }
+
+#[test]
+fn material_buckets_start_from_a_net_without_them_and_train() {
+    let (plain, d) = tiny_data("chess", 4);
+    let cfg = TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        lr: 0.003,
+        batch: 64,
+        ..TrainConfig::default()
+    };
+    let net = train(&plain, &d, &cfg, |_, _| Ok(())).unwrap();
+    // Spread over 8 stages, the net says what it said before, position by position.
+    let layout = plain.with_material_buckets(8);
+    let spread = net.rebucketed(&plain, &layout);
+    assert_eq!(spread.buckets, 8);
+    let v = builtin("chess").unwrap();
+    let dir = std::env::temp_dir().join(format!("chimera-buckets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Positions of other games, ending with few men, to see the stages.
+    let (positions, _) = {
+        let path = dir.join("chess.txt").to_string_lossy().into_owned();
+        let _ = std::fs::remove_file(&path);
+        let cfg = DatagenConfig {
+            eval: Arc::new(VariantEval::new(&v)),
+            variant: v.clone(),
+            nodes: 400,
+            games: 2,
+            threads: 1,
+            random_plies: 8,
+            seed: 5,
+            max_plies: 120,
+            hash_mb: 1,
+        };
+        run(&cfg, &path, false).unwrap();
+        data::read_file(&path, &v).unwrap()
+    };
+    let bucketed = Dataset::encode(&layout, &positions);
+    let flat = Dataset::encode(&plain, &positions);
+    let mut stages = std::collections::BTreeSet::new();
+    for i in 0..bucketed.len() {
+        let (us, them, b) = bucketed.position(i);
+        let (_, _, b0) = flat.position(i);
+        stages.insert(b);
+        assert_eq!(b0, 0);
+        let (a, n) = (net.evaluate(us, them, b0), spread.evaluate(us, them, b));
+        assert!((a - n).abs() < 1e-3, "position {i}: {a} against {n}");
+    }
+    assert!(stages.len() > 1, "every position in one stage: {stages:?}");
+    // Trained on, the stages part ways; the file keeps them and reads back for chess.
+    let more = TrainConfig {
+        start: Some(spread),
+        ..cfg
+    };
+    let trained = train(&layout, &bucketed, &more, |_, _| Ok(())).unwrap();
+    let q = QuantNet::from_bytes(&trained.quantise("chess", &layout).to_bytes()).unwrap();
+    assert_eq!(q.buckets, 8);
+    let read = q.layout_for("chess", &plain).unwrap();
+    assert_eq!(read.material_buckets(), 8);
+    assert_ne!(trained.w2[..32], trained.w2[7 * 32..8 * 32]);
+    // A bucket count that no number of stages per part gives is refused.
+    let odd = Layout::of(&builtin("aliceguard").unwrap());
+    let mut wrong = FloatNet::new(&odd, 16, 1).quantise("aliceguard", &odd);
+    wrong.buckets = odd.parts() * 2 + 1;
+    assert!(wrong.layout_for("aliceguard", &odd).is_err());
+}
