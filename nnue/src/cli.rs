@@ -234,17 +234,17 @@ fn train_run(args: &[String]) -> Result<(), String> {
     };
     // Material buckets: as asked, else the starting net's, else none; a starting net with
     // other buckets has its outputs spread over the new ones.
-    let material = match (opts.get("--buckets"), &start) {
-        (Some(_), _) => {
-            let m: usize = opts.number("--buckets", 1)?;
-            if !(1..=MAX_MATERIAL_BUCKETS).contains(&m) {
-                return Err(format!("bad --buckets {m} (1 to {MAX_MATERIAL_BUCKETS})"));
-            }
-            m
-        }
-        (None, Some((_, from))) => from.material_buckets(),
-        (None, None) => 1,
-    };
+    let material = opts.number(
+        "--buckets",
+        start
+            .as_ref()
+            .map_or(1, |(_, from)| from.material_buckets()),
+    )?;
+    if !(1..=MAX_MATERIAL_BUCKETS).contains(&material) {
+        return Err(format!(
+            "bad --buckets {material} (1 to {MAX_MATERIAL_BUCKETS})"
+        ));
+    }
     let layout = variant_layout.with_material_buckets(material);
     let start = start.map(|(net, from)| net.rebucketed(&from, &layout));
     let cfg = TrainConfig {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use chimera_engine::registry::builtin;
+use chimera_engine::Position;
 use chimera_eval::VariantEval;
 use chimera_nnue::data;
 use chimera_nnue::datagen::{run, DatagenConfig};
@@ -13,12 +14,14 @@ use chimera_nnue::netfile::QuantNet;
 use chimera_nnue::network::FloatNet;
 use chimera_nnue::train::{mean_loss, train, Dataset, TrainConfig};
 
-fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
+/// The positions of `games` self-play games of `name` at 400 nodes a move (openings by
+/// `seed`), read back from their data file.
+fn tiny_positions(name: &str, games: u64, seed: u64) -> Vec<(Position, data::Sample)> {
     let v = builtin(name).unwrap();
     let dir = std::env::temp_dir().join(format!("chimera-train-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir
-        .join(format!("{name}.txt"))
+        .join(format!("{name}-{seed}.txt"))
         .to_string_lossy()
         .into_owned();
     let _ = std::fs::remove_file(&path);
@@ -30,14 +33,17 @@ fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
         // One thread: the games come in the same order every run, so does the training.
         threads: 1,
         random_plies: 8,
-        seed: 3,
+        seed,
         max_plies: 120,
         hash_mb: 1,
     };
     run(&cfg, &path, false).unwrap();
-    let (positions, _) = data::read_file(&path, &v).unwrap();
-    let layout = Layout::of(&v);
-    let d = Dataset::encode(&layout, &positions);
+    data::read_file(&path, &v).unwrap().0
+}
+
+fn tiny_data(name: &str, games: u64) -> (Layout, Dataset) {
+    let layout = Layout::of(&builtin(name).unwrap());
+    let d = Dataset::encode(&layout, &tiny_positions(name, games, 3));
     (layout, d)
 }
 
@@ -164,27 +170,8 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
     let layout = plain.with_material_buckets(8);
     let spread = net.rebucketed(&plain, &layout);
     assert_eq!(spread.buckets, 8);
-    let v = builtin("chess").unwrap();
-    let dir = std::env::temp_dir().join(format!("chimera-buckets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // Positions of other games, ending with few men, to see the stages.
-    let (positions, _) = {
-        let path = dir.join("chess.txt").to_string_lossy().into_owned();
-        let _ = std::fs::remove_file(&path);
-        let cfg = DatagenConfig {
-            eval: Arc::new(VariantEval::new(&v)),
-            variant: v.clone(),
-            nodes: 400,
-            games: 2,
-            threads: 1,
-            random_plies: 8,
-            seed: 5,
-            max_plies: 120,
-            hash_mb: 1,
-        };
-        run(&cfg, &path, false).unwrap();
-        data::read_file(&path, &v).unwrap()
-    };
+    let positions = tiny_positions("chess", 2, 5);
     let bucketed = Dataset::encode(&layout, &positions);
     let flat = Dataset::encode(&plain, &positions);
     let mut stages = std::collections::BTreeSet::new();
