@@ -2,7 +2,7 @@
 //! plies, then the engine), on several threads, each game written whole to a data file
 //! (`data`) as soon as it ends. Kept positions are the quiet ones: the side to move is not in
 //! check, the best move is not a capture, and the score is not a mate (noisy labels
-//! otherwise). Every game's openings come from the seed and the game's number, so a run that
+//! otherwise); in a variant whose turn has several parts, the positions between parts too. Every game's openings come from the seed and the game's number, so a run that
 //! is cut short and started again adds new games rather than repeats.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -112,22 +112,29 @@ fn play_game(cfg: &DatagenConfig, searcher: &mut Searcher, index: u64) -> Game {
         let Some(best) = r.best else {
             break None;
         };
-        if let Score::Cp(cp) = r.score {
-            if !pos.in_check() && !pos.is_capture(best) {
-                let sample = Sample {
-                    fen: pos.fen(),
-                    score: cp,
-                    result: 0.5,
-                };
-                kept.push((sample, pos.side_to_move()));
-            }
-        }
         let turn = if r.turn.is_empty() {
             vec![best]
         } else {
             r.turn
         };
+        // Every part of the turn the search chose is labelled with its score: inside a turn
+        // the side to move stays the same and the rest of the principal variation holds the
+        // root's value. Without the later parts, a net for a variant of multi-part turns
+        // (Alice Guard) never sees a position between two parts, though half its search's
+        // leaves are such positions, and their output bucket would keep its first weights.
+        let root_side = pos.side_to_move();
         for mv in turn {
+            if let Score::Cp(cp) = r.score {
+                if !pos.in_check() && !pos.is_capture(mv) {
+                    let side = pos.side_to_move();
+                    let sample = Sample {
+                        fen: pos.fen(),
+                        score: if side == root_side { cp } else { -cp },
+                        result: 0.5,
+                    };
+                    kept.push((sample, side));
+                }
+            }
             pos.make_move(mv);
             plies += 1;
         }

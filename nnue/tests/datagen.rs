@@ -90,3 +90,21 @@ fn variants_with_hands_and_turn_parts_generate_data() {
         assert_eq!(positions.len() as u64, s.positions, "{name}");
     }
 }
+
+#[test]
+fn a_turn_of_two_parts_gives_positions_of_both() {
+    // Alice Guard's turns are a Home-set move and then a Guard-set move by the same player;
+    // a search evaluates positions of both parts, so the data must hold both.
+    let path = temp("aliceguard.txt");
+    let cfg = config("aliceguard", 2, 7);
+    let summary = run(&cfg, &path, false).unwrap();
+    let (positions, skipped) = data::read_file(&path, &cfg.variant).unwrap();
+    assert_eq!((skipped, positions.len() as u64), (0, summary.positions));
+    let layout = chimera_nnue::features::Layout::of(&cfg.variant);
+    assert_eq!(layout.parts(), 2);
+    let mut per_part = [0; 2];
+    for (pos, _) in &positions {
+        per_part[layout.bucket(pos)] += 1;
+    }
+    assert!(per_part[0] > 5 && per_part[1] > 5, "{per_part:?}");
+}
