@@ -2,7 +2,8 @@
 //! piece type, square seen from the perspective), the board mirrored top to bottom for Black,
 //! on every board of the variant; then, where men can be in hand, one feature per (relative
 //! colour, type, k-th man in hand); then, for reserve men (Pioneer), one per (relative colour,
-//! file waited behind or not yet chosen). The layout is read from the variant's geometry and
+//! file waited behind or not yet chosen). Where each player has a board of their own (Alice
+//! Guard), Black also sees the boards in reverse order. The layout is read from the variant's geometry and
 //! piece list, and its hash ties data files and nets to the variant they were made for.
 
 use chimera_engine::types::{Color, Piece, PieceId, Square};
@@ -48,6 +49,39 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
     h
 }
 
+/// True when the variant's boards belong to the players: its start position is the same
+/// picture for Black with the boards taken in reverse order (and ranks mirrored), but not
+/// with them in place. Alice Guard's boards are White's Home board, the shared Guard board
+/// and Blue's Home board, so Black's own Home board must be seen where White sees White's,
+/// or one set of weights would have to mean "my Home board" for White and "the enemy's" for
+/// Black. Alice chess, whose men all start on the first of its two boards, keeps them in place.
+fn sides_have_own_boards(variant: &Variant) -> bool {
+    let g = variant.geometry();
+    let boards = g.boards as usize;
+    if boards < 2 {
+        return false;
+    }
+    let start = variant.start_board();
+    let symmetric = |reverse: bool| {
+        let mut men = 0;
+        for sq in g.squares() {
+            let Some(p) = start[sq.index()].piece() else {
+                continue;
+            };
+            men += 1;
+            let (board, file, rank) = g.coords(sq);
+            let board = if reverse { boards - 1 - board } else { board };
+            let image = g.square(board, file, g.ranks as usize - 1 - rank);
+            match start[image.index()].piece() {
+                Some(q) if q.id == p.id && q.color != p.color => {}
+                _ => return false,
+            }
+        }
+        men > 0
+    };
+    symmetric(true) && !symmetric(false)
+}
+
 impl Layout {
     /// The layout of `variant`'s network.
     pub fn of(variant: &Variant) -> Layout {
@@ -74,15 +108,28 @@ impl Layout {
             hash: 0,
             views: vec![[0; 2]; g.num_cells()],
         };
+        let swap_boards = sides_have_own_boards(variant);
         for sq in g.squares() {
             let (board, file, rank) = g.coords(sq);
-            let at = |rank: usize| (board * layout.cells() + rank * layout.files + file) as u16;
-            layout.views[sq.index()] = [at(rank), at(layout.ranks - 1 - rank)];
+            let at = |board: usize, rank: usize| {
+                (board * layout.cells() + rank * layout.files + file) as u16
+            };
+            let black_board = if swap_boards {
+                layout.boards - 1 - board
+            } else {
+                board
+            };
+            layout.views[sq.index()] = [at(board, rank), at(black_board, layout.ranks - 1 - rank)];
         }
         let mut desc = format!(
             "{}x{}x{} hands {} reserve {:?} buckets {} types",
             layout.files, layout.ranks, layout.boards, layout.hand_slots, layout.reserve, parts
         );
+        // Only where the boards swap, so that every other layout keeps the hash its nets and
+        // data files were written with.
+        if swap_boards {
+            desc.push_str(" boards swapped for Black");
+        }
         // A piece's moves are part of what its features mean: a chess net must not load for
         // a variant whose men look the same but move otherwise (Nightrider, Hoppel-Poppel).
         for p in variant.pieces() {
@@ -310,6 +357,37 @@ mod tests {
         // The start position is symmetric: both sides see the same picture.
         assert_eq!(w, b);
         assert!(w.iter().all(|&f| (f as usize) < l.num_features()));
+    }
+
+    #[test]
+    fn symmetric_starts_look_the_same_to_both_sides_on_every_board() {
+        // Black's view mirrors the ranks and, where each player owns a board (Alice Guard's
+        // Home boards), takes the boards in reverse; Alice chess's men all start on one
+        // board, which stays first for both. Either way a start position that is the same
+        // for both players must give both perspectives the same features.
+        for name in [
+            "chess",
+            "capablanca",
+            "alice",
+            "aliceguard",
+            "pawnvault",
+            "vanguard",
+        ] {
+            let v = builtin(name).unwrap();
+            let l = Layout::of(&v);
+            let pos = Position::startpos(&v);
+            let (mut w, mut b) = (Vec::new(), Vec::new());
+            l.features(&pos, Color::White, &mut w);
+            l.features(&pos, Color::Black, &mut b);
+            w.sort_unstable();
+            b.sort_unstable();
+            assert!(!w.is_empty(), "{name}");
+            assert_eq!(w, b, "{name}");
+        }
+        // Layouts without their own boards keep their hash (the built-in nets carry it).
+        assert!(sides_have_own_boards(&builtin("aliceguard").unwrap()));
+        assert!(!sides_have_own_boards(&builtin("alice").unwrap()));
+        assert!(!sides_have_own_boards(&builtin("chess").unwrap()));
     }
 
     #[test]

@@ -95,7 +95,7 @@ fn variants_with_hands_and_turn_parts_generate_data() {
 fn a_turn_of_two_parts_gives_positions_of_both() {
     // Alice Guard's turns are a Home-set move and then a Guard-set move by the same player;
     // a search evaluates positions of both parts, so the data must hold both.
-    let path = temp("aliceguard.txt");
+    let path = temp("aliceguard-parts.txt");
     let cfg = config("aliceguard", 2, 7);
     let summary = run(&cfg, &path, false).unwrap();
     let (positions, skipped) = data::read_file(&path, &cfg.variant).unwrap();
