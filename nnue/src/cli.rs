@@ -182,6 +182,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--final-lr",
             "--batch",
             "--lambda",
+            "--score-scale",
             "--seed",
             "--threads",
             "--mirror",
@@ -305,19 +306,30 @@ fn train_run(args: &[String]) -> Result<(), String> {
             );
         }
     }
+    let auto_scale = data.auto_score_scale();
+    // 400 unless asked: `auto` is sound on paper (wide-scoring variants' targets saturate)
+    // but has not yet won games (README, "Alice Guard Chess").
+    match opts.get("--score-scale").unwrap_or("400") {
+        "auto" => data.set_score_scale(auto_scale),
+        other => match other.parse::<i32>() {
+            Ok(s) if (10..=100_000).contains(&s) => data.set_score_scale(s),
+            _ => return Err(format!("bad --score-scale {other} (auto, or 10 to 100000)")),
+        },
+    }
     if full {
         eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
     }
     eprintln!(
         "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} output \
-         buckets, {} epochs",
+         buckets, {} epochs, score scale {} (auto {auto_scale})",
         data.len(),
         variant.name(),
         start.elapsed().as_secs_f64(),
         layout.num_features(),
         cfg.hidden,
         layout.buckets(),
-        cfg.epochs
+        cfg.epochs,
+        data.score_scale()
     );
     if let Some(net) = &cfg.start {
         let held: Vec<u32> = held_out(&data, &cfg).collect();
@@ -327,6 +339,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
         }
     }
     let name = variant.name().to_string();
+    let scale = data.score_scale();
     pool.install(|| {
         train(&layout, &data, &cfg, |r, net| {
             let val = r
@@ -337,7 +350,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
                 r.epoch, cfg.epochs, r.train_loss, r.positions_per_second
             );
             // Each epoch's net is a checkpoint: an interrupted run keeps the last one.
-            net.quantise(&name, &layout).save(&out)
+            net.quantise_with_scale(&name, &layout, scale).save(&out)
         })
     })?;
     eprintln!("chimera: train: net written to {out}");

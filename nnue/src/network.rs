@@ -146,8 +146,14 @@ impl FloatNet {
     }
 
     /// The integer net for the engine: first layer x QA, output weights x QB, output biases
-    /// x QA x QB, rounded to nearest.
+    /// x QA x QB, rounded to nearest; an output unit is `SCALE` centipawns.
     pub fn quantise(&self, variant: &str, layout: &Layout) -> QuantNet {
+        self.quantise_with_scale(variant, layout, SCALE)
+    }
+
+    /// [`FloatNet::quantise`] for a net trained with `scale` centipawns per output unit (see
+    /// `Dataset::score_scale`): the file records it, and the engine multiplies by it.
+    pub fn quantise_with_scale(&self, variant: &str, layout: &Layout, scale: i32) -> QuantNet {
         let q16 = |w: f32, q: i32| {
             (w * q as f32)
                 .round()
@@ -159,7 +165,7 @@ impl FloatNet {
             inputs: self.inputs,
             hidden: self.hidden,
             buckets: self.buckets,
-            scale: SCALE,
+            scale,
             qa: QA,
             qb: QB,
             w1: self.w1.iter().map(|&w| q16(w, QA)).collect(),

@@ -27,7 +27,7 @@ struct Row {
     us: u16,
     them: u16,
     bucket: u8,
-    /// The search's score, as a win probability for the side to move.
+    /// The search's score in centipawns, for the side to move.
     score: f32,
     /// The game's result for the side to move.
     result: f32,
@@ -36,11 +36,28 @@ struct Row {
 /// Positions encoded as feature rows (about 4 bytes per active feature, both views, plus 20
 /// per position: some 280 bytes a chess position). Feature offsets are u32: up to about 4e9
 /// features, some 60 million chess positions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Dataset {
     features: Vec<u32>,
     rows: Vec<Row>,
+    /// Centipawns per unit of the sigmoid's argument in the targets (see
+    /// [`Dataset::auto_score_scale`]).
+    score_scale: f32,
 }
+
+impl Default for Dataset {
+    fn default() -> Self {
+        Dataset {
+            features: Vec::new(),
+            rows: Vec::new(),
+            score_scale: SCALE as f32,
+        }
+    }
+}
+
+/// [`Dataset::auto_score_scale`] puts the median of the scores' sizes at this argument of
+/// the sigmoid (a win probability of about 0.68).
+const MEDIAN_ARGUMENT: f64 = 0.75;
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
@@ -75,10 +92,37 @@ impl Dataset {
             us: n_us as u16,
             them: n_them as u16,
             bucket: layout.bucket(pos) as u8,
-            score: sigmoid(s.score as f32 / SCALE as f32),
+            score: s.score as f32,
             result: s.result,
         });
         true
+    }
+
+    /// Centipawns per unit of the sigmoid's argument in the targets: the search's score
+    /// `s` counts as the win probability `sigmoid(s / scale)`; the net written keeps the
+    /// scale, so that its output is in centipawns again.
+    pub fn score_scale(&self) -> i32 {
+        self.score_scale as i32
+    }
+
+    /// Sets the score scale (at least 1).
+    pub fn set_score_scale(&mut self, scale: i32) {
+        self.score_scale = scale.max(1) as f32;
+    }
+
+    /// The score scale that fits the data: the median size of its scores at a win
+    /// probability of about 0.68, rounded to tens (chess's self-play data: 410; a variant
+    /// whose men are worth more, such as Vanguard's 16x16 army or Alice Guard's two sets,
+    /// scores several times wider, and at 400 most of its targets would sit near 0 or 1,
+    /// where they tell the net little); 400 for no data.
+    pub fn auto_score_scale(&self) -> i32 {
+        let mut sizes: Vec<f32> = self.rows.iter().map(|r| r.score.abs()).collect();
+        if sizes.is_empty() {
+            return SCALE;
+        }
+        let mid = sizes.len() / 2;
+        let median = *sizes.select_nth_unstable_by(mid, f32::total_cmp).1 as f64;
+        (((median / MEDIAN_ARGUMENT) / 10.0).round() as i32 * 10).max(10)
     }
 
     /// The number of positions.
@@ -205,8 +249,8 @@ impl Grads {
 }
 
 /// The target of a row: the blend of the score's and the result's win probability.
-fn target(row: &Row, lambda: f32) -> f32 {
-    lambda * row.result + (1.0 - lambda) * row.score
+fn target(row: &Row, lambda: f32, score_scale: f32) -> f32 {
+    lambda * row.result + (1.0 - lambda) * sigmoid(row.score / score_scale)
 }
 
 /// How a slice of a batch is shown: the target's blend, and the mirror table with the
@@ -240,7 +284,7 @@ fn backprop(net: &FloatNet, data: &Dataset, rows: &[u32], show: &Showing, g: &mu
         net.accumulate(ft, &mut them);
         let b = row.bucket as usize;
         let p = sigmoid(net.output(&us, &them, b));
-        let t = target(row, show.lambda);
+        let t = target(row, show.lambda, data.score_scale);
         g.loss += ((p - t) * (p - t)) as f64;
         let dy = 2.0 * (p - t) * p * (1.0 - p);
         let w = &net.w2[b * 2 * h..(b + 1) * 2 * h];
@@ -290,7 +334,7 @@ pub fn mean_loss(net: &FloatNet, data: &Dataset, rows: &[u32], lambda: f32) -> f
                     net.accumulate(fu, &mut us);
                     net.accumulate(ft, &mut them);
                     let p = sigmoid(net.output(&us, &them, row.bucket as usize));
-                    let t = target(row, lambda);
+                    let t = target(row, lambda, data.score_scale);
                     ((p - t) * (p - t)) as f64
                 })
                 .sum::<f64>()

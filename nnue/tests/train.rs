@@ -201,3 +201,49 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
     wrong.buckets = odd.parts() * 2 + 1;
     assert!(wrong.layout_for("aliceguard", &odd).is_err());
 }
+
+#[test]
+fn the_score_scale_follows_the_data_and_stays_with_the_net() {
+    // Scores of every size from 1 to 1,000: the median size 500 or so sits at 0.75 of the
+    // sigmoid's argument, so the scale is about 667.
+    let v = builtin("chess").unwrap();
+    let layout = Layout::of(&v);
+    let pos = Position::startpos(&v);
+    let samples: Vec<(Position, data::Sample)> = (1..=1000)
+        .map(|i| {
+            let s = data::Sample {
+                fen: pos.fen(),
+                score: if i % 2 == 0 { i } else { -i },
+                result: 0.5,
+            };
+            (pos.clone(), s)
+        })
+        .collect();
+    let mut d = Dataset::encode(&layout, &samples);
+    assert_eq!(d.score_scale(), 400, "the default before any choice");
+    let auto = d.auto_score_scale();
+    assert!((660..=680).contains(&auto), "{auto}");
+    assert_eq!(Dataset::default().auto_score_scale(), 400);
+    // A scale changes the targets, so the loss of one net on the same data.
+    let net = FloatNet::new(&layout, 16, 1);
+    let all: Vec<u32> = (0..d.len() as u32).collect();
+    let at_400 = mean_loss(&net, &d, &all, 0.0);
+    d.set_score_scale(auto);
+    assert_eq!(d.score_scale(), auto);
+    let at_auto = mean_loss(&net, &d, &all, 0.0);
+    assert!((at_400 - at_auto).abs() > 1e-4, "{at_400} {at_auto}");
+    // The file keeps the scale; the engine's evaluation is the output times it.
+    let q =
+        QuantNet::from_bytes(&net.quantise_with_scale("chess", &layout, auto).to_bytes()).unwrap();
+    assert_eq!(q.scale, auto);
+    let plain = net.quantise("chess", &layout);
+    let (us, them, bucket) = d.position(0);
+    let (a, b) = (
+        q.evaluate_features(us, them, bucket) as f64,
+        plain.evaluate_features(us, them, bucket) as f64,
+    );
+    assert!(
+        (a - b * auto as f64 / 400.0).abs() <= 2.0 + 0.01 * a.abs(),
+        "{a} {b}"
+    );
+}
