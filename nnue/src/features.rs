@@ -342,17 +342,23 @@ mod tests {
     use super::*;
     use chimera_engine::registry::builtin;
 
-    #[test]
-    fn chess_has_768_inputs_and_mirrored_perspectives() {
-        let v = builtin("chess").unwrap();
-        let l = Layout::of(&v);
-        assert_eq!(l.num_features(), 768);
-        let pos = Position::startpos(&v);
+    /// The start position's features seen by White and by Black, each sorted.
+    fn start_views(v: &chimera_engine::VariantRef, l: &Layout) -> (Vec<u32>, Vec<u32>) {
+        let pos = Position::startpos(v);
         let (mut w, mut b) = (Vec::new(), Vec::new());
         l.features(&pos, Color::White, &mut w);
         l.features(&pos, Color::Black, &mut b);
         w.sort_unstable();
         b.sort_unstable();
+        (w, b)
+    }
+
+    #[test]
+    fn chess_has_768_inputs_and_mirrored_perspectives() {
+        let v = builtin("chess").unwrap();
+        let l = Layout::of(&v);
+        assert_eq!(l.num_features(), 768);
+        let (w, b) = start_views(&v, &l);
         assert_eq!(w.len(), 32);
         // The start position is symmetric: both sides see the same picture.
         assert_eq!(w, b);
@@ -375,12 +381,7 @@ mod tests {
         ] {
             let v = builtin(name).unwrap();
             let l = Layout::of(&v);
-            let pos = Position::startpos(&v);
-            let (mut w, mut b) = (Vec::new(), Vec::new());
-            l.features(&pos, Color::White, &mut w);
-            l.features(&pos, Color::Black, &mut b);
-            w.sort_unstable();
-            b.sort_unstable();
+            let (w, b) = start_views(&v, &l);
             assert!(!w.is_empty(), "{name}");
             assert_eq!(w, b, "{name}");
         }
