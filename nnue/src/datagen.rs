@@ -2,8 +2,9 @@
 //! plies, then the engine), on several threads, each game written whole to a data file
 //! (`data`) as soon as it ends. Kept positions are the quiet ones: the side to move is not in
 //! check, the best move is not a capture, and the score is not a mate (noisy labels
-//! otherwise); in a variant whose turn has several parts, the positions between parts too. Every game's openings come from the seed and the game's number, so a run that
-//! is cut short and started again adds new games rather than repeats.
+//! otherwise); in a variant whose turn has several parts, the positions between parts too.
+//! Every game's openings come from the seed and the game's number, so a run that is cut
+//! short and started again adds new games rather than repeats.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -123,8 +124,12 @@ fn play_game(cfg: &DatagenConfig, searcher: &mut Searcher, index: u64) -> Game {
         // (Alice Guard) never sees a position between two parts, though half its search's
         // leaves are such positions, and their output bucket would keep its first weights.
         let root_side = pos.side_to_move();
+        let root_cp = match r.score {
+            Score::Cp(cp) => Some(cp),
+            _ => None,
+        };
         for mv in turn {
-            if let Score::Cp(cp) = r.score {
+            if let Some(cp) = root_cp {
                 if !pos.in_check() && !pos.is_capture(mv) {
                     let side = pos.side_to_move();
                     let sample = Sample {

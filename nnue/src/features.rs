@@ -3,8 +3,9 @@
 //! on every board of the variant; then, where men can be in hand, one feature per (relative
 //! colour, type, k-th man in hand); then, for reserve men (Pioneer), one per (relative colour,
 //! file waited behind or not yet chosen). Where each player has a board of their own (Alice
-//! Guard), Black also sees the boards in reverse order. The layout is read from the variant's geometry and
-//! piece list, and its hash ties data files and nets to the variant they were made for.
+//! Guard), Black also sees the boards in reverse order. The layout is read from the variant's
+//! geometry and piece list, and its hash ties data files and nets to the variant they were
+//! made for.
 
 use chimera_engine::types::{Color, Piece, PieceId, Square};
 use chimera_engine::{Position, Variant};
