@@ -3,8 +3,9 @@
 //! start), updated lazily. An evaluation looks for the nearest position on its own line whose
 //! sums are known (same key, same journal length), and replays make/unmake's edits made since
 //! (one column added or subtracted per man who left or reached a square or a hand); when none
-//! is near enough it computes them from scratch. Unmake needs no work: the parent's entry is
-//! still in the stack.
+//! is near enough it computes them from scratch, as it does when a side's royal man has moved
+//! into another royal bucket (a net with them reads every input anew there). Unmake needs no
+//! work: the parent's entry is still in the stack.
 
 use chimera_engine::board::Edit;
 use chimera_engine::types::{Color, MAX_PIECE_TYPES};
@@ -28,6 +29,8 @@ struct Entry {
     acc: Vec<i16>,
     /// The hands the sums count (hand features depend on how many men are already in hand).
     hands: [[u8; MAX_PIECE_TYPES]; 2],
+    /// The royal bucket offsets of White's view and Black's the sums are for.
+    offsets: [usize; 2],
 }
 
 impl Entry {
@@ -36,6 +39,7 @@ impl Entry {
             mark: None,
             acc: vec![0; 2 * hidden],
             hands: [[0; MAX_PIECE_TYPES]; 2],
+            offsets: [0; 2],
         }
     }
 }
@@ -86,14 +90,19 @@ impl Accumulators {
             self.stats.hits += 1;
             return &self.entries[ply].acc;
         }
+        let offsets = royal_offsets(layout, pos);
         let mut from = None;
         for back in 1..=MAX_BACK.min(ply) {
             let mark = pos.journal_mark(ply - back);
             if here.0 - mark.0 > MAX_REPLAY {
                 break;
             }
-            if self.entries[ply - back].mark == Some(mark) {
-                from = Some((ply - back, mark.0));
+            let e = &self.entries[ply - back];
+            if e.mark == Some(mark) {
+                // Sums in other royal buckets would have to be read anew anyway.
+                if e.offsets == offsets {
+                    from = Some((ply - back, mark.0));
+                }
                 break;
             }
         }
@@ -104,6 +113,7 @@ impl Accumulators {
                 let (src, dst) = (&before[k], &mut after[0]);
                 dst.acc.copy_from_slice(&src.acc);
                 dst.hands = src.hands;
+                dst.offsets = src.offsets;
                 replay(net, layout, pos, journal, dst);
             }
             None => {
@@ -113,7 +123,9 @@ impl Accumulators {
                 // (the search's next moves there) then replay one move rather than refresh.
                 // The search does not evaluate every node (the root, in-check nodes, parts of
                 // a turn), so without this each child of such a node would refresh.
-                if ply > 0 {
+                // Not when the last move took a royal man into another bucket: the parent's
+                // sums are in the old one.
+                if ply > 0 && (layout.royal_buckets() == 1 || !royal_moved(pos)) {
                     let parent = pos.journal_mark(ply - 1);
                     if here.0 - parent.0 <= MAX_REPLAY {
                         self.edits.clear();
@@ -122,6 +134,7 @@ impl Accumulators {
                         let (dst, src) = (&mut before[ply - 1], &after[0]);
                         dst.acc.copy_from_slice(&src.acc);
                         dst.hands = src.hands;
+                        dst.offsets = src.offsets;
                         for &e in self.edits.iter().rev() {
                             apply_edit(net, layout, dst, undo(e));
                         }
@@ -147,7 +160,29 @@ impl Accumulators {
                 e.hands[c.index()][t] = pos.in_hand(c, chimera_engine::PieceId(t as u8));
             }
         }
+        e.offsets = royal_offsets(layout, pos);
     }
+}
+
+/// The royal bucket offsets of White's view and Black's in `pos`.
+#[inline]
+fn royal_offsets(layout: &Layout, pos: &Position) -> [usize; 2] {
+    [
+        layout.royal_offset(pos, Color::White),
+        layout.royal_offset(pos, Color::Black),
+    ]
+}
+
+/// True when the last move moved a royal man (and so may have changed his bucket).
+fn royal_moved(pos: &Position) -> bool {
+    let ply = pos.game_ply();
+    let mut moved = false;
+    pos.edits_since(pos.journal_mark(ply - 1).0, |e| {
+        if let Edit::Added(_, p) | Edit::Removed(_, p) = e {
+            moved |= pos.variant().is_royal(p.id);
+        }
+    });
+    moved
 }
 
 /// The sums of `pos` (White's perspective, then Black's) computed from scratch.
@@ -179,25 +214,26 @@ fn apply_edit(net: &QuantNet, layout: &Layout, e: &mut Entry, edit: Edit) {
     let h = net.hidden;
     let (white, black) = e.acc.split_at_mut(h);
     let hands = &mut e.hands;
+    let [ow, ob] = e.offsets;
     match edit {
         Edit::Removed(sq, p) => {
             apply_column::<false>(
                 white,
-                net.column(layout.square_feature(Color::White, p, sq)),
+                net.column(ow + layout.square_feature(Color::White, p, sq)),
             );
             apply_column::<false>(
                 black,
-                net.column(layout.square_feature(Color::Black, p, sq)),
+                net.column(ob + layout.square_feature(Color::Black, p, sq)),
             );
         }
         Edit::Added(sq, p) => {
             apply_column::<true>(
                 white,
-                net.column(layout.square_feature(Color::White, p, sq)),
+                net.column(ow + layout.square_feature(Color::White, p, sq)),
             );
             apply_column::<true>(
                 black,
-                net.column(layout.square_feature(Color::Black, p, sq)),
+                net.column(ob + layout.square_feature(Color::Black, p, sq)),
             );
         }
         Edit::HandAdd(c, id) => {
@@ -205,10 +241,10 @@ fn apply_edit(net: &QuantNet, layout: &Layout, e: &mut Entry, edit: Edit) {
             let k = *n as usize;
             *n = n.saturating_add(1);
             if let Some(f) = layout.hand_feature(Color::White, c, id, k) {
-                apply_column::<true>(white, net.column(f));
+                apply_column::<true>(white, net.column(ow + f));
             }
             if let Some(f) = layout.hand_feature(Color::Black, c, id, k) {
-                apply_column::<true>(black, net.column(f));
+                apply_column::<true>(black, net.column(ob + f));
             }
         }
         Edit::HandSub(c, id) => {
@@ -216,10 +252,10 @@ fn apply_edit(net: &QuantNet, layout: &Layout, e: &mut Entry, edit: Edit) {
             *n = n.saturating_sub(1);
             let k = *n as usize;
             if let Some(f) = layout.hand_feature(Color::White, c, id, k) {
-                apply_column::<false>(white, net.column(f));
+                apply_column::<false>(white, net.column(ow + f));
             }
             if let Some(f) = layout.hand_feature(Color::Black, c, id, k) {
-                apply_column::<false>(black, net.column(f));
+                apply_column::<false>(black, net.column(ob + f));
             }
         }
     }

@@ -188,6 +188,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--mirror",
             "--init",
             "--buckets",
+            "--royal-buckets",
         ],
     )?;
     let files = opts.all("--data");
@@ -246,7 +247,15 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "bad --buckets {material} (1 to {MAX_MATERIAL_BUCKETS})"
         ));
     }
-    let layout = variant_layout.with_material_buckets(material);
+    // Royal buckets likewise: a starting net with fewer has its inputs copied to each.
+    let royal = opts.number(
+        "--royal-buckets",
+        start.as_ref().map_or(1, |(_, from)| from.royal_buckets()),
+    )?;
+    let layout = variant_layout
+        .with_material_buckets(material)
+        .with_royal_buckets(royal)
+        .map_err(|e| format!("bad --royal-buckets: {e}"))?;
     let start = start.map(|(net, from)| net.rebucketed(&from, &layout));
     let cfg = TrainConfig {
         hidden: match (&start, opts.get("--hidden")) {
@@ -320,12 +329,13 @@ fn train_run(args: &[String]) -> Result<(), String> {
         eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
     }
     eprintln!(
-        "chimera: train: {} positions of {} read in {:.1} s; {} inputs, hidden {}, {} output \
-         buckets, {} epochs, score scale {} (auto {auto_scale})",
+        "chimera: train: {} positions of {} read in {:.1} s; {} inputs ({} royal buckets), \
+         hidden {}, {} output buckets, {} epochs, score scale {} (auto {auto_scale})",
         data.len(),
         variant.name(),
         start.elapsed().as_secs_f64(),
         layout.num_features(),
+        layout.royal_buckets(),
         cfg.hidden,
         layout.buckets(),
         cfg.epochs,

@@ -3,9 +3,11 @@
 //! on every board of the variant; then, where men can be in hand, one feature per (relative
 //! colour, type, k-th man in hand); then, for reserve men (Pioneer), one per (relative colour,
 //! file waited behind or not yet chosen). Where each player has a board of their own (Alice
-//! Guard), Black also sees the boards in reverse order. The layout is read from the variant's
-//! geometry and piece list, and its hash ties data files and nets to the variant they were
-//! made for.
+//! Guard), Black also sees the boards in reverse order. A net may have its inputs once per
+//! "royal bucket", the region of the board the perspective's own royal man stands in, so that
+//! the same man can weigh otherwise beside a castled king than beside one in the centre. The
+//! layout is read from the variant's geometry and piece list, and its hash ties data files
+//! and nets to the variant they were made for.
 
 use chimera_engine::types::{Color, Piece, PieceId, Square};
 use chimera_engine::{Position, Variant};
@@ -15,6 +17,11 @@ pub const HAND_SLOTS: usize = 16;
 
 /// The most output buckets per part of a turn a net may have.
 pub const MAX_MATERIAL_BUCKETS: usize = 16;
+
+/// The royal bucket counts a net may have: 1 (none); 2, the royal man on his first rank or
+/// off it; 4, the same on the left or the right half of the board (even file counts only, so
+/// that a position mirrored left to right has its royal man in the mirrored bucket).
+pub const ROYAL_BUCKET_CHOICES: [usize; 3] = [1, 2, 4];
 
 /// Where each input of a variant's network sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +42,10 @@ pub struct Layout {
     material: usize,
     /// The men on the board at the start, the full board's count for the material buckets.
     start_men: usize,
+    /// Copies of the inputs, one per region of the perspective's own royal man (1: none;
+    /// see [`ROYAL_BUCKET_CHOICES`]). Like `material`, a property of the net, not in the
+    /// hash: data files hold positions, not features, and serve nets with or without them.
+    royal: usize,
     hash: u64,
     /// Per cell of the mailbox, its square's index among the real squares, seen by White and
     /// by Black (mirrored top to bottom), so that no division is made per feature.
@@ -106,6 +117,7 @@ impl Layout {
             parts,
             material: 1,
             start_men: start_men.max(2),
+            royal: 1,
             hash: 0,
             views: vec![[0; 2]; g.num_cells()],
         };
@@ -165,14 +177,64 @@ impl Layout {
         self.hand_base() + 2 * self.types * self.hand_slots
     }
 
-    /// The number of inputs.
-    pub fn num_features(&self) -> usize {
+    /// The inputs of one royal bucket.
+    fn bucket_features(&self) -> usize {
         self.reserve_base()
             + if self.reserve.is_some() {
                 2 * (self.files + 1)
             } else {
                 0
             }
+    }
+
+    /// The number of inputs.
+    pub fn num_features(&self) -> usize {
+        self.bucket_features() * self.royal
+    }
+
+    /// The royal buckets: copies of the inputs by where the perspective's royal man stands.
+    pub fn royal_buckets(&self) -> usize {
+        self.royal
+    }
+
+    /// The same layout with `k` royal buckets (one of [`ROYAL_BUCKET_CHOICES`]); an error
+    /// for another count, or 4 on a board with an odd number of files.
+    pub fn with_royal_buckets(&self, k: usize) -> Result<Layout, String> {
+        if !ROYAL_BUCKET_CHOICES.contains(&k) {
+            return Err(format!(
+                "{k} royal buckets: one of {ROYAL_BUCKET_CHOICES:?} is needed"
+            ));
+        }
+        if k == 4 && self.files % 2 == 1 {
+            return Err(format!(
+                "4 royal buckets split the board into halves: {} files do not",
+                self.files
+            ));
+        }
+        Ok(Layout {
+            royal: k,
+            views: self.views.clone(),
+            ..*self
+        })
+    }
+
+    /// The first input of `persp`'s royal bucket in `pos`: where the side's one royal man
+    /// stands, seen from its side (a side with none or several uses the first bucket).
+    #[inline]
+    pub fn royal_offset(&self, pos: &Position, persp: Color) -> usize {
+        if self.royal == 1 {
+            return 0;
+        }
+        let Some(sq) = pos.royal_square(persp) else {
+            return 0;
+        };
+        let view = self.views[sq.index()][persp.index()] as usize % self.cells();
+        let (file, rank) = (view % self.files, view / self.files);
+        let bucket = match self.royal {
+            2 => (rank > 0) as usize,
+            _ => 2 * (rank > 0) as usize + (2 * file >= self.files) as usize,
+        };
+        bucket * self.bucket_features()
     }
 
     /// The number of output buckets: material buckets x parts of a turn.
@@ -232,7 +294,7 @@ impl Layout {
 
     /// The board feature of a man of relative colour `rel` (0: the perspective's own) and
     /// type index `ty` on (`board`, `file`, `rank`), the rank counted from the perspective's
-    /// side: the same index [`Layout::square_feature`] gives.
+    /// side, in the first royal bucket: the same index [`Layout::square_feature`] gives.
     pub fn board_feature(
         &self,
         rel: usize,
@@ -247,7 +309,8 @@ impl Layout {
             + file
     }
 
-    /// The feature of `piece` on `sq` seen by `persp`.
+    /// The feature of `piece` on `sq` seen by `persp`, in the first royal bucket (add
+    /// [`Layout::royal_offset`] for the perspective's own).
     #[inline(always)]
     pub fn square_feature(&self, persp: Color, piece: Piece, sq: Square) -> usize {
         let rel = (piece.color != persp) as usize;
@@ -256,7 +319,7 @@ impl Layout {
     }
 
     /// The feature of the `k`-th (from 0) man of `color`'s type `id` in hand, seen by
-    /// `persp`; `None` past the slots counted.
+    /// `persp`, in the first royal bucket; `None` past the slots counted.
     #[inline(always)]
     pub fn hand_feature(&self, persp: Color, color: Color, id: PieceId, k: usize) -> Option<usize> {
         (k < self.hand_slots).then(|| {
@@ -266,12 +329,13 @@ impl Layout {
     }
 
     /// Appends the features of `pos` seen by `persp` that the accumulators keep (the board
-    /// and the hands).
+    /// and the hands), in the perspective's royal bucket.
     pub fn board_and_hand_features(&self, pos: &Position, persp: Color, out: &mut Vec<u32>) {
+        let base = self.royal_offset(pos, persp);
         for color in [Color::White, Color::Black] {
             for &sq in pos.squares_of(color) {
                 if let Some(p) = pos.piece_at(sq) {
-                    out.push(self.square_feature(persp, p, sq) as u32);
+                    out.push((base + self.square_feature(persp, p, sq)) as u32);
                 }
             }
             if self.hand_slots > 0 {
@@ -279,7 +343,7 @@ impl Layout {
                     let id = PieceId(t as u8);
                     for k in 0..pos.in_hand(color, id) as usize {
                         if let Some(f) = self.hand_feature(persp, color, id, k) {
-                            out.push(f as u32);
+                            out.push((base + f) as u32);
                         }
                     }
                 }
@@ -294,6 +358,7 @@ impl Layout {
         if self.reserve.is_none() {
             return;
         }
+        let base = self.royal_offset(pos, persp);
         for color in [Color::White, Color::Black] {
             let rel = (color != persp) as usize;
             for slot in pos.reserve_slots(color).into_iter().flatten() {
@@ -301,18 +366,22 @@ impl Layout {
                     Some(file) => (file as usize).min(self.files - 1),
                     None => self.files,
                 };
-                out.push((self.reserve_base() + rel * (self.files + 1) + at) as u32);
+                out.push((base + self.reserve_base() + rel * (self.files + 1) + at) as u32);
             }
         }
     }
 
     /// For every feature, the same feature in the position mirrored left to right (files
-    /// a..h become h..a, in hand unchanged): a trainer may show a position either way round
-    /// when the variant's men move alike to both sides, as chess's do.
+    /// a..h become h..a, in hand unchanged, the royal bucket of the left half that of the
+    /// right): a trainer may show a position either way round when the variant's men move
+    /// alike to both sides, as chess's do.
     pub fn mirror_table(&self) -> Vec<u32> {
         let mirror_file = |file: usize| self.files - 1 - file;
+        let per_bucket = self.bucket_features();
+        let mirror_bucket = |b: usize| if self.royal == 4 { b ^ 1 } else { b };
         (0..self.num_features())
             .map(|f| {
+                let (bucket, f) = (f / per_bucket, f % per_bucket);
                 let m = if f < self.board_features() {
                     let file = f % self.files;
                     f - file + mirror_file(file)
@@ -326,7 +395,7 @@ impl Layout {
                 } else {
                     f
                 };
-                m as u32
+                (mirror_bucket(bucket) * per_bucket + m) as u32
             })
             .collect()
     }
@@ -418,10 +487,52 @@ mod tests {
     }
 
     #[test]
+    fn royal_buckets_follow_the_sides_own_king() {
+        let v = builtin("chess").unwrap();
+        let plain = Layout::of(&v);
+        let l = plain.with_royal_buckets(4).unwrap();
+        // Not part of the hash: data files serve nets with and without them.
+        assert_eq!(l.hash(), plain.hash());
+        assert_eq!(l.num_features(), 4 * 768);
+        let offsets = |fen: &str| {
+            let pos = Position::from_fen(&v, fen).unwrap();
+            [
+                l.royal_offset(&pos, Color::White) / 768,
+                l.royal_offset(&pos, Color::Black) / 768,
+            ]
+        };
+        // Home rank, right half for both kings on e1/e8; each side sees from its own side.
+        assert_eq!(offsets(v.start_fen()), [1, 1]);
+        assert_eq!(offsets("2k5/8/8/8/8/8/4K3/8 w - - 0 1"), [3, 0]);
+        assert_eq!(offsets("8/8/8/8/8/6k1/8/1K6 w - - 0 1"), [0, 3]);
+        // A position's features all sit in its perspective's bucket.
+        let pos = Position::from_fen(&v, "2k5/8/8/8/8/8/4K3/8 w - - 0 1").unwrap();
+        let mut f = Vec::new();
+        l.features(&pos, Color::White, &mut f);
+        assert!(f.iter().all(|&x| (x as usize) / 768 == 3), "{f:?}");
+        // Two buckets: the rank alone; and the choices there are.
+        let two = plain.with_royal_buckets(2).unwrap();
+        let pos = Position::from_fen(&v, "8/8/8/8/8/6k1/8/1K6 w - - 0 1").unwrap();
+        assert_eq!(two.royal_offset(&pos, Color::Black), 768);
+        assert!(plain.with_royal_buckets(3).is_err());
+        let nine_files = Layout::of(&builtin("shogi").unwrap());
+        assert!(nine_files.with_royal_buckets(4).is_err());
+        assert!(nine_files.with_royal_buckets(2).is_ok());
+    }
+
+    #[test]
     fn the_mirror_table_swaps_files_and_undoes_itself() {
-        for name in ["chess", "capablanca", "pioneer", "crazyhouse", "aliceguard"] {
+        for (name, royal) in [
+            ("chess", 1),
+            ("chess", 4),
+            ("capablanca", 1),
+            ("capablanca", 2),
+            ("pioneer", 4),
+            ("crazyhouse", 4),
+            ("aliceguard", 1),
+        ] {
             let v = builtin(name).unwrap();
-            let l = Layout::of(&v);
+            let l = Layout::of(&v).with_royal_buckets(royal).unwrap();
             let m = l.mirror_table();
             assert_eq!(m.len(), l.num_features(), "{name}");
             assert!(
@@ -431,24 +542,26 @@ mod tests {
                 "{name}"
             );
         }
-        // Chess: a White king on e1 seen by White is a White king on d1 mirrored; the start
-        // position mirrored is the start position with kings and queens swapped.
+        // Chess: a White king on e1 seen by White is a White king on d1 mirrored, in the
+        // other half's royal bucket where there are such buckets.
         let v = builtin("chess").unwrap();
-        let l = Layout::of(&v);
-        let m = l.mirror_table();
-        let at = |fen: &str| {
-            let pos = Position::from_fen(&v, fen).unwrap();
-            let mut f = Vec::new();
-            l.features(&pos, Color::White, &mut f);
-            f.sort_unstable();
-            f
-        };
-        let mut mirrored: Vec<u32> = at("4k3/8/8/8/8/8/1P6/4K2R w - - 0 1")
-            .iter()
-            .map(|&f| m[f as usize])
-            .collect();
-        mirrored.sort_unstable();
-        assert_eq!(mirrored, at("3k4/8/8/8/8/8/6P1/R2K4 w - - 0 1"));
+        for royal in [1, 2, 4] {
+            let l = Layout::of(&v).with_royal_buckets(royal).unwrap();
+            let m = l.mirror_table();
+            let at = |fen: &str| {
+                let pos = Position::from_fen(&v, fen).unwrap();
+                let mut f = Vec::new();
+                l.features(&pos, Color::White, &mut f);
+                f.sort_unstable();
+                f
+            };
+            let mut mirrored: Vec<u32> = at("4k3/8/8/8/8/8/1P6/4K2R w - - 0 1")
+                .iter()
+                .map(|&f| m[f as usize])
+                .collect();
+            mirrored.sort_unstable();
+            assert_eq!(mirrored, at("3k4/8/8/8/8/8/6P1/R2K4 w - - 0 1"), "{royal}");
+        }
     }
 
     #[test]

@@ -227,7 +227,8 @@ impl QuantNet {
             .map_err(|e| format!("cannot write {path}: {e}"))
     }
 
-    /// An error unless the net was made for `layout` (the variant `name`).
+    /// An error unless the net was made for `layout` (the variant `name`, with the royal
+    /// buckets the net has).
     pub fn check_layout(&self, name: &str, layout: &Layout) -> Result<(), String> {
         if self.layout_hash != layout.hash() || self.inputs != layout.num_features() {
             return Err(format!(
@@ -253,10 +254,22 @@ impl QuantNet {
     }
 
     /// The layout this net reads `layout`'s variant (`name`) with: the variant's inputs
-    /// and parts of a turn, and the net's own material buckets; an error when the net was
+    /// and parts of a turn, and the net's own material and royal buckets (the royal ones
+    /// read from its input count, a multiple of the variant's); an error when the net was
     /// made for another layout.
     pub fn layout_for(&self, name: &str, layout: &Layout) -> Result<Layout, String> {
-        self.check_layout(name, layout)?;
+        let per_bucket = layout.num_features() / layout.royal_buckets();
+        let royal = if self.inputs.is_multiple_of(per_bucket) {
+            self.inputs / per_bucket
+        } else {
+            1
+        };
+        // A count that is no royal bucket choice leaves the layout as it is, and the check
+        // below says what does not fit.
+        let layout = layout
+            .with_royal_buckets(royal)
+            .unwrap_or_else(|_| layout.clone());
+        self.check_layout(name, &layout)?;
         Ok(layout.with_material_buckets(self.buckets / layout.parts()))
     }
 

@@ -74,13 +74,53 @@ impl FloatNet {
         }
     }
 
-    /// The same net with the output buckets of `to` in place of those of `from` (both
-    /// layouts of this net's inputs, differing in material buckets or parts): each new
-    /// bucket starts as the old one of the same part (the last part for parts it lacks) and
-    /// the same stage of the game (the middle of its range of men), so that a net without
-    /// material buckets starts every stage from its single output and training splits them
-    /// from there.
+    /// The same net with the output buckets and royal buckets of `to` in place of those of
+    /// `from` (both layouts of this net's variant): each new output bucket starts as the old
+    /// one of the same part (the last part for parts it lacks) and the same stage of the
+    /// game (the middle of its range of men), and each new royal bucket's inputs as the old
+    /// bucket's that covers the same region (the first, home-rank, left-half one where the
+    /// old net has fewer), so that a net without buckets starts every one of them saying
+    /// exactly what it said, and training splits them from there.
     pub fn rebucketed(&self, from: &Layout, to: &Layout) -> FloatNet {
+        let royal = self.royal_rebucketed(from, to);
+        royal.output_rebucketed(from, to)
+    }
+
+    fn royal_rebucketed(&self, from: &Layout, to: &Layout) -> FloatNet {
+        let (k_old, k_new) = (from.royal_buckets(), to.royal_buckets());
+        if k_old == k_new {
+            return self.clone();
+        }
+        // A bucket as (rank class, board half): 2 buckets are rank classes, 4 both.
+        let region = |b: usize, k: usize| match k {
+            1 => (0, 0),
+            2 => (b, 0),
+            _ => (b >> 1, b & 1),
+        };
+        let old_bucket = |b: usize| {
+            let (rank, half) = region(b, k_new);
+            match k_old {
+                1 => 0,
+                2 => rank,
+                _ => 2 * rank + half,
+            }
+        };
+        let per_bucket = self.inputs / k_old;
+        let h = self.hidden;
+        let w1 = (0..k_new)
+            .flat_map(|b| {
+                let first = old_bucket(b) * per_bucket * h;
+                self.w1[first..first + per_bucket * h].iter().copied()
+            })
+            .collect();
+        FloatNet {
+            inputs: per_bucket * k_new,
+            w1,
+            ..self.clone()
+        }
+    }
+
+    fn output_rebucketed(&self, from: &Layout, to: &Layout) -> FloatNet {
         let h = self.hidden;
         let (m_old, m_new) = (from.material_buckets(), to.material_buckets());
         let old_bucket = |b: usize| {

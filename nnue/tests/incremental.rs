@@ -43,8 +43,18 @@ fn random_net(name: &str, layout: &Layout, hidden: usize, seed: u64) -> QuantNet
 
 /// Walks `steps` random steps; returns the move kinds made, by name.
 fn walk(name: &str, seed: u64, steps: usize) -> BTreeMap<String, usize> {
+    walk_with_royal_buckets(name, seed, steps, 1)
+}
+
+/// [`walk`] with a net of `royal` royal buckets.
+fn walk_with_royal_buckets(
+    name: &str,
+    seed: u64,
+    steps: usize,
+    royal: usize,
+) -> BTreeMap<String, usize> {
     let v = builtin(name).unwrap();
-    let layout = Layout::of(&v);
+    let layout = Layout::of(&v).with_royal_buckets(royal).unwrap();
     let net = Arc::new(random_net(name, &layout, 16, seed));
     let eval = NetEval::new_unscaled(net.clone(), &v).unwrap();
     let mut cache = eval.new_cache();
@@ -140,6 +150,27 @@ fn incremental_accumulators_equal_full_ones_in_every_builtin_variant() {
             "alice" | "aliceguard" => assert!(has("Transfer"), "{kinds:?}"),
             "vanguard" => assert!(has("Locust") && has("Succession"), "{kinds:?}"),
             _ => {}
+        }
+    }
+}
+
+#[test]
+fn royal_buckets_are_kept_incrementally_as_from_scratch() {
+    // Kings crossing into other buckets (castling, marching up), captured (extinction),
+    // or several of them (a side with none or two reads the first bucket).
+    for (name, royal) in [
+        ("chess", 4),
+        ("chess", 2),
+        ("capablanca", 4),
+        ("crazyhouse", 4),
+        ("pioneer", 2),
+        ("aliceguard", 4),
+        ("vanguard", 2),
+        ("atomic", 4),
+    ] {
+        let steps = if name == "vanguard" { 600 } else { 300 };
+        for seed in 1..=3 {
+            walk_with_royal_buckets(name, seed, steps, royal);
         }
     }
 }

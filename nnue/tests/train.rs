@@ -203,6 +203,57 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
 }
 
 #[test]
+fn royal_buckets_start_from_a_net_without_them_and_train() {
+    let (plain, d) = tiny_data("chess", 4);
+    let cfg = TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        lr: 0.003,
+        batch: 64,
+        ..TrainConfig::default()
+    };
+    let net = train(&plain, &d, &cfg, |_, _| Ok(())).unwrap();
+    // Copied into 4 regions of the king, the inputs say what they said, position by
+    // position, though each position reads another copy of them.
+    let layout = plain.with_royal_buckets(4).unwrap();
+    let spread = net.rebucketed(&plain, &layout);
+    assert_eq!(spread.inputs, 4 * 768);
+    let positions = tiny_positions("chess", 3, 7);
+    let bucketed = Dataset::encode(&layout, &positions);
+    let flat = Dataset::encode(&plain, &positions);
+    let mut regions = std::collections::BTreeSet::new();
+    for i in 0..bucketed.len() {
+        let (us, them, b) = bucketed.position(i);
+        let (us0, them0, b0) = flat.position(i);
+        regions.insert(us[0] as usize / 768);
+        let (a, n) = (net.evaluate(us0, them0, b0), spread.evaluate(us, them, b));
+        assert!((a - n).abs() < 1e-3, "position {i}: {a} against {n}");
+    }
+    assert!(regions.len() > 1, "every king in one region: {regions:?}");
+    // Trained on, the copies part ways; the file's input count gives the buckets back.
+    let more = TrainConfig {
+        start: Some(spread),
+        ..cfg
+    };
+    let trained = train(&layout, &bucketed, &more, |_, _| Ok(())).unwrap();
+    let q = QuantNet::from_bytes(&trained.quantise("chess", &layout).to_bytes()).unwrap();
+    let read = q.layout_for("chess", &plain).unwrap();
+    assert_eq!(read.royal_buckets(), 4);
+    assert_eq!(read.num_features(), 4 * 768);
+    let h = trained.hidden;
+    assert_ne!(trained.w1[..768 * h], trained.w1[768 * h..2 * 768 * h]);
+    // Fewer again: each region takes the old bucket that covers it.
+    let two = plain.with_royal_buckets(2).unwrap();
+    let back = trained.rebucketed(&layout, &two);
+    assert_eq!(back.inputs, 2 * 768);
+    assert_eq!(back.w1[768 * h..], trained.w1[2 * 768 * h..3 * 768 * h]);
+    // An input count that is no bucket choice is refused.
+    let mut wrong = q.clone();
+    wrong.inputs = 3 * 768;
+    assert!(wrong.layout_for("chess", &plain).is_err());
+}
+
+#[test]
 fn the_score_scale_follows_the_data_and_stays_with_the_net() {
     // Scores of every size from 1 to 1,000: the median size 500 or so sits at 0.75 of the
     // sigmoid's argument, so the scale is about 667.
