@@ -20,8 +20,11 @@ fn tiny_positions(name: &str, games: u64, seed: u64) -> Vec<(Position, data::Sam
     let v = builtin(name).unwrap();
     let dir = std::env::temp_dir().join(format!("chimera-train-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // A file of its own per call: tests run side by side and ask for the same games.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let path = dir
-        .join(format!("{name}-{seed}.txt"))
+        .join(format!("{name}-{seed}-{call}.txt"))
         .to_string_lossy()
         .into_owned();
     let _ = std::fs::remove_file(&path);
