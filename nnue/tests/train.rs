@@ -158,8 +158,9 @@ fn variants_with_several_boards_and_turn_parts_train() {
     }
 }
 
-#[test]
-fn material_buckets_start_from_a_net_without_them_and_train() {
+/// A small chess net without buckets, trained briefly, and the settings it was trained with
+/// (for training on from it).
+fn tiny_chess_net() -> (Layout, FloatNet, TrainConfig) {
     let (plain, d) = tiny_data("chess", 4);
     let cfg = TrainConfig {
         hidden: 16,
@@ -169,6 +170,29 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
         ..TrainConfig::default()
     };
     let net = train(&plain, &d, &cfg, |_, _| Ok(())).unwrap();
+    (plain, net, cfg)
+}
+
+/// `start` trained on for `layout` (a chess layout) with `cfg`'s settings, and the net as
+/// its file reads back.
+fn train_on_and_save(
+    layout: &Layout,
+    data: &Dataset,
+    start: FloatNet,
+    cfg: TrainConfig,
+) -> (FloatNet, QuantNet) {
+    let more = TrainConfig {
+        start: Some(start),
+        ..cfg
+    };
+    let trained = train(layout, data, &more, |_, _| Ok(())).unwrap();
+    let q = QuantNet::from_bytes(&trained.quantise("chess", layout).to_bytes()).unwrap();
+    (trained, q)
+}
+
+#[test]
+fn material_buckets_start_from_a_net_without_them_and_train() {
+    let (plain, net, cfg) = tiny_chess_net();
     // Spread over 8 stages, the net says what it said before, position by position.
     let layout = plain.with_material_buckets(8);
     let spread = net.rebucketed(&plain, &layout);
@@ -188,12 +212,7 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
     }
     assert!(stages.len() > 1, "every position in one stage: {stages:?}");
     // Trained on, the stages part ways; the file keeps them and reads back for chess.
-    let more = TrainConfig {
-        start: Some(spread),
-        ..cfg
-    };
-    let trained = train(&layout, &bucketed, &more, |_, _| Ok(())).unwrap();
-    let q = QuantNet::from_bytes(&trained.quantise("chess", &layout).to_bytes()).unwrap();
+    let (trained, q) = train_on_and_save(&layout, &bucketed, spread, cfg);
     assert_eq!(q.buckets, 8);
     let read = q.layout_for("chess", &plain).unwrap();
     assert_eq!(read.material_buckets(), 8);
@@ -207,15 +226,7 @@ fn material_buckets_start_from_a_net_without_them_and_train() {
 
 #[test]
 fn royal_buckets_start_from_a_net_without_them_and_train() {
-    let (plain, d) = tiny_data("chess", 4);
-    let cfg = TrainConfig {
-        hidden: 16,
-        epochs: 3,
-        lr: 0.003,
-        batch: 64,
-        ..TrainConfig::default()
-    };
-    let net = train(&plain, &d, &cfg, |_, _| Ok(())).unwrap();
+    let (plain, net, cfg) = tiny_chess_net();
     // Copied into 4 regions of the king, the inputs say what they said, position by
     // position, though each position reads another copy of them.
     let layout = plain.with_royal_buckets(4).unwrap();
@@ -234,12 +245,7 @@ fn royal_buckets_start_from_a_net_without_them_and_train() {
     }
     assert!(regions.len() > 1, "every king in one region: {regions:?}");
     // Trained on, the copies part ways; the file's input count gives the buckets back.
-    let more = TrainConfig {
-        start: Some(spread),
-        ..cfg
-    };
-    let trained = train(&layout, &bucketed, &more, |_, _| Ok(())).unwrap();
-    let q = QuantNet::from_bytes(&trained.quantise("chess", &layout).to_bytes()).unwrap();
+    let (trained, q) = train_on_and_save(&layout, &bucketed, spread, cfg);
     let read = q.layout_for("chess", &plain).unwrap();
     assert_eq!(read.royal_buckets(), 4);
     assert_eq!(read.num_features(), 4 * 768);
