@@ -23,6 +23,14 @@ pub const MAX_MATERIAL_BUCKETS: usize = 16;
 /// that a position mirrored left to right has its royal man in the mirrored bucket).
 pub const ROYAL_BUCKET_CHOICES: [usize; 3] = [1, 2, 4];
 
+/// Where a side's royal man stands, as far as royal buckets tell: off his first rank or on
+/// it, on the right half of the board or the left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoyalRegion {
+    pub off_home: bool,
+    pub right: bool,
+}
+
 /// Where each input of a variant's network sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -230,11 +238,37 @@ impl Layout {
         };
         let view = self.views[sq.index()][persp.index()] as usize % self.cells();
         let (file, rank) = (view % self.files, view / self.files);
-        let bucket = match self.royal {
-            2 => (rank > 0) as usize,
-            _ => 2 * (rank > 0) as usize + (2 * file >= self.files) as usize,
+        let region = RoyalRegion {
+            off_home: rank > 0,
+            right: 2 * file >= self.files,
         };
-        bucket * self.bucket_features()
+        self.royal_bucket(region) * self.bucket_features()
+    }
+
+    /// The royal bucket that holds `region` (the regions this layout does not tell apart
+    /// share one: with 2 buckets both halves, with 1 everything).
+    pub fn royal_bucket(&self, region: RoyalRegion) -> usize {
+        match self.royal {
+            1 => 0,
+            2 => region.off_home as usize,
+            _ => 2 * region.off_home as usize + region.right as usize,
+        }
+    }
+
+    /// The region royal bucket `bucket` stands for (the first rank and the left half where
+    /// the layout does not tell them apart).
+    pub fn royal_region(&self, bucket: usize) -> RoyalRegion {
+        match self.royal {
+            1 => RoyalRegion::default(),
+            2 => RoyalRegion {
+                off_home: bucket == 1,
+                right: false,
+            },
+            _ => RoyalRegion {
+                off_home: bucket >= 2,
+                right: bucket % 2 == 1,
+            },
+        }
     }
 
     /// The number of output buckets: material buckets x parts of a turn.
@@ -378,7 +412,13 @@ impl Layout {
     pub fn mirror_table(&self) -> Vec<u32> {
         let mirror_file = |file: usize| self.files - 1 - file;
         let per_bucket = self.bucket_features();
-        let mirror_bucket = |b: usize| if self.royal == 4 { b ^ 1 } else { b };
+        let mirror_bucket = |b: usize| {
+            let r = self.royal_region(b);
+            self.royal_bucket(RoyalRegion {
+                right: !r.right,
+                ..r
+            })
+        };
         (0..self.num_features())
             .map(|f| {
                 let (bucket, f) = (f / per_bucket, f % per_bucket);

@@ -91,20 +91,7 @@ impl FloatNet {
         if k_old == k_new {
             return self.clone();
         }
-        // A bucket as (rank class, board half): 2 buckets are rank classes, 4 both.
-        let region = |b: usize, k: usize| match k {
-            1 => (0, 0),
-            2 => (b, 0),
-            _ => (b >> 1, b & 1),
-        };
-        let old_bucket = |b: usize| {
-            let (rank, half) = region(b, k_new);
-            match k_old {
-                1 => 0,
-                2 => rank,
-                _ => 2 * rank + half,
-            }
-        };
+        let old_bucket = |b: usize| from.royal_bucket(to.royal_region(b));
         let per_bucket = self.inputs / k_old;
         let h = self.hidden;
         let w1 = (0..k_new)
