@@ -31,7 +31,7 @@ macro_rules! net_file {
 /// replaces before it is added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[
     net_file!("chess-gen8.nnue"),
-    net_file!("capablanca-gen4.nnue"),
+    net_file!("capablanca-gen5.nnue"),
     net_file!("pioneer-gen1.nnue"),
     net_file!("pawnvault-gen1.nnue"),
     net_file!("aliceguard-gen1.nnue"),
