@@ -12,7 +12,8 @@ use chimera_engine::types::{Color, MAX_PIECE_TYPES};
 use chimera_engine::Position;
 
 use crate::features::Layout;
-use crate::netfile::{apply_column, QuantNet};
+use crate::netfile::QuantNet;
+use crate::simd::apply_column;
 
 /// Edits replayed at most before a refresh is cheaper (a refresh adds about one column per
 /// man on the board; a replay, one per edit plus a copy).

@@ -15,7 +15,8 @@ use chimera_eval::VariantEval;
 use crate::accumulator::Accumulators;
 use crate::calibrate;
 use crate::features::Layout;
-use crate::netfile::{apply_column, QuantNet};
+use crate::netfile::QuantNet;
+use crate::simd::apply_column;
 
 /// Evaluations are kept this far inside the mate scores.
 const EVAL_LIMIT: Value = 20_000;

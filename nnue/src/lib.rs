@@ -17,5 +17,6 @@ pub mod eval;
 pub mod features;
 pub mod netfile;
 pub mod network;
+mod simd;
 pub mod train;
 pub mod transfer;

@@ -19,6 +19,7 @@
 //! The evaluation in centipawns is `(sum of clamp(acc, 0, QA) x w + b) x scale / (QA x QB)`.
 
 use crate::features::{Layout, MAX_MATERIAL_BUCKETS};
+use crate::simd::{apply_column, dot_clipped};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
@@ -301,39 +302,12 @@ impl QuantNet {
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let sum = dot_clipped(us, &w[..h], self.qa) + dot_clipped(them, &w[h..], self.qa);
+        let qa = self.qa.min(i16::MAX as i32) as i16;
+        let sum = dot_clipped(us, &w[..h], qa) as i64 + dot_clipped(them, &w[h..], qa) as i64;
         let out = (sum + self.b2[bucket] as i64) * self.scale as i64;
         // Rounded to nearest, so that the integer net has no bias toward zero.
         let q = self.qa as i64 * self.qb as i64;
         (out + q / 2).div_euclid(q) as i32
-    }
-}
-
-/// `sum clamp(a, 0, qa) x w` over equal-length slices, in i32, written as one zipped pass
-/// the compiler turns into vector code. A trained net's output weights stay within 1.98 x QB
-/// = 507, so 4096 terms of 255 x 507 fit; a made-up file with larger ones wraps, never
-/// panics.
-#[inline]
-fn dot_clipped(acc: &[i16], w: &[i16], qa: i32) -> i64 {
-    let qa = qa.min(i16::MAX as i32) as i16;
-    acc.iter()
-        .zip(w)
-        .map(|(&a, &w)| a.clamp(0, qa) as i32 * w as i32)
-        .fold(0i32, |s, x| s.wrapping_add(x)) as i64
-}
-
-/// Adds (`ADD`) or subtracts a column into an accumulator: one zipped pass of wrapping i16
-/// arithmetic, which the compiler turns into vector adds (`paddw`).
-#[inline(always)]
-pub fn apply_column<const ADD: bool>(acc: &mut [i16], col: &[i16]) {
-    if ADD {
-        for (a, &c) in acc.iter_mut().zip(col) {
-            *a = a.wrapping_add(c);
-        }
-    } else {
-        for (a, &c) in acc.iter_mut().zip(col) {
-            *a = a.wrapping_sub(c);
-        }
     }
 }
 
