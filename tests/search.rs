@@ -392,6 +392,59 @@ fn see_of(variant: &str, fen: &str, mv: &str) -> Option<i32> {
     s
 }
 
+/// The threshold test (which stops walking the exchange once its answer is settled) agrees
+/// with the full value for every legal move of positions met along pseudo-random games, in
+/// variants with fairy pieces, gating, drops and en passant, at thresholds on both sides of
+/// the value and far from it.
+#[test]
+fn see_threshold_test_agrees_with_the_full_value() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    let mut checked = 0;
+    for name in [
+        "chess",
+        "capablanca",
+        "seirawan",
+        "crazyhouse",
+        "berolina",
+        "grand",
+    ] {
+        let v = builtin(name).unwrap();
+        for _game in 0..6 {
+            let mut pos = Position::startpos(&v);
+            let values = SeeValues::new(&pos, |id| 100 + 137 * id.0 as i32);
+            for _ply in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let Some(s) = see(&pos, &values, m) else {
+                        continue;
+                    };
+                    for t in [s - 1, s, s + 1, -400, -1, 0, 1, 250] {
+                        assert_eq!(
+                            see_ge(&pos, &values, m, t),
+                            Some(s >= t),
+                            "{name} {} {m:?} threshold {t} value {s}",
+                            pos.fen()
+                        );
+                        checked += 1;
+                    }
+                }
+                let mv = moves[next() % moves.len()];
+                pos.make_move(mv);
+            }
+        }
+    }
+    assert!(checked > 50_000, "{checked}");
+}
+
 #[test]
 fn static_exchange_evaluation_on_hand_checked_exchanges() {
     // A free pawn.
