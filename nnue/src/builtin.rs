@@ -30,7 +30,7 @@ macro_rules! net_file {
 /// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
 /// replaces before it is added here (README, "Nets").
 const FILES: &[(&str, &[u8])] = &[
-    net_file!("chess-gen8.nnue"),
+    net_file!("chess-gen10.nnue"),
     net_file!("capablanca-gen5.nnue"),
     net_file!("pioneer-gen1.nnue"),
     net_file!("pawnvault-gen1.nnue"),
