@@ -392,7 +392,7 @@ fn see_of(variant: &str, fen: &str, mv: &str) -> Option<i32> {
     s
 }
 
-/// The threshold test (which stops walking the exchange once its answer is settled) agrees
+/// The threshold test (which decides most moves without walking the exchange) agrees
 /// with the full value for every legal move of positions met along pseudo-random games, in
 /// variants with fairy pieces, gating, drops and en passant, at thresholds on both sides of
 /// the value and far from it.

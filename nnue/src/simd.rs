@@ -62,10 +62,9 @@ pub fn dot_clipped(acc: &[i16], w: &[i16], qa: i16) -> i32 {
             return unsafe { dot_clipped_avx2(acc, w, qa) };
         }
         // SAFETY: SSE2 is part of every x86-64 processor.
-        #[allow(unreachable_code)]
-        return unsafe { dot_clipped_sse2(acc, w, qa) };
+        unsafe { dot_clipped_sse2(acc, w, qa) }
     }
-    #[allow(unreachable_code)]
+    #[cfg(not(target_arch = "x86_64"))]
     dot_clipped_plain(acc, w, qa)
 }
 
