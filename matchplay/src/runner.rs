@@ -256,6 +256,9 @@ pub fn run_match(
     let mut totals = Totals::default();
     let mut fatal = None;
     let mut verdict = SprtVerdict::Continue;
+    // The games and the ratio when a bound was crossed: the games still under way then are
+    // played out and counted, and may take the ratio back inside the bounds.
+    let mut decided_at = None;
     for message in rx {
         let (game, first_is_white, record) = match message {
             Message::Fatal(e) => {
@@ -293,6 +296,7 @@ pub fn run_match(
             if verdict == SprtVerdict::Continue {
                 verdict = s.verdict(t);
                 if verdict != SprtVerdict::Continue {
+                    decided_at = Some((t.games(), s.llr(t)));
                     shared.stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -319,11 +323,22 @@ pub fn run_match(
         ),
     )?;
     if let Some(s) = &config.sprt {
-        let result = match verdict {
+        let mut result = match verdict {
             SprtVerdict::Continue => "no decision yet",
             SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
             SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
-        };
+        }
+        .to_string();
+        if let Some((games, llr)) = decided_at {
+            if games != t.games() {
+                result.push_str(&format!(" at game {games} (LLR {llr:.2})"));
+                if s.verdict(t) != verdict {
+                    result.push_str(
+                        ", but the games then under way left the final LLR short of that bound",
+                    );
+                }
+            }
+        }
         w(
             out,
             format!(

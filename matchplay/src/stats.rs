@@ -1,8 +1,14 @@
 //! Match statistics from the first engine's point of view: the score, the logistic Elo
 //! difference with a 95% error bar (normal approximation over the trinomial win/draw/loss
-//! distribution), and the sequential probability ratio test (GSPRT: the log-likelihood ratio
-//! of "Elo = elo1" against "Elo = elo0" under the same normal approximation, with Wald's
-//! bounds ln(beta/(1-alpha)) and ln((1-beta)/alpha)).
+//! distribution), and the sequential probability ratio test (GSPRT: the generalised
+//! log-likelihood ratio of "Elo = elo1" against "Elo = elo0" over the trinomial itself, each
+//! hypothesis taking the most likely win/draw/loss distribution with its expected score, with
+//! Wald's bounds ln(beta/(1-alpha)) and ln((1-beta)/alpha)).
+//!
+//! The ratio is computed exactly rather than through the normal approximation because the
+//! approximation takes the variance from the sample, which a lopsided start (11-0-1) makes
+//! tiny: it then accepted H1 after a dozen games on evidence the exact ratio rates at a
+//! third of the bound.
 
 /// The two-sided 95% quantile of the standard normal distribution.
 const Z_95: f64 = 1.959_963_984_540_054;
@@ -142,16 +148,15 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 for `t` (0 until the results vary).
+    /// The log-likelihood ratio of H1 against H0 for `t` (0 before the first game).
     pub fn llr(&self, t: &Tally) -> f64 {
-        let (Some(s), Some(var)) = (t.score(), t.variance()) else {
-            return 0.0;
-        };
-        if var <= 0.0 {
+        if t.games() == 0 {
             return 0.0;
         }
-        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        t.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let counts = [t.wins as f64, t.draws as f64, t.losses as f64];
+        let h0 = most_likely_trinomial(counts, expected_score(self.elo0));
+        let h1 = most_likely_trinomial(counts, expected_score(self.elo1));
+        (0..3).map(|i| counts[i] * (h1[i] / h0[i]).ln()).sum()
     }
 
     /// Whether a bound has been crossed.
@@ -166,6 +171,46 @@ impl Sprt {
             SprtVerdict::Continue
         }
     }
+}
+
+/// The scores of a win, a draw and a loss.
+const OUTCOME_SCORES: [f64; 3] = [1.0, 0.5, 0.0];
+
+/// Added to every count so that an outcome not seen yet keeps a little probability: without
+/// it a hypothesis whose score lies outside the observed outcomes' range (every game won) has
+/// no distribution at all. Small enough not to move the ratio once games come in.
+const PSEUDO_COUNT: f64 = 1e-3;
+
+/// The win/draw/loss probabilities of greatest likelihood for the observed `counts` among
+/// those whose expected score is `score` (0 < score < 1).
+///
+/// By Lagrange, the maximiser is `p_i = f_i / (1 + lambda (x_i - score))`, with `f_i` the
+/// observed frequencies and `x_i` the outcome scores, where `lambda` makes the expected score
+/// come out right. That condition is monotone in `lambda` on the interval keeping every
+/// denominator positive, so bisection finds it.
+fn most_likely_trinomial(counts: [f64; 3], score: f64) -> [f64; 3] {
+    let smoothed = counts.map(|c| c + PSEUDO_COUNT);
+    let total: f64 = smoothed.iter().sum();
+    let freq = smoothed.map(|c| c / total);
+    let dev = OUTCOME_SCORES.map(|x| x - score);
+    // Sum of f_i d_i / (1 + lambda d_i): decreasing in lambda.
+    let excess = |lambda: f64| -> f64 {
+        (0..3)
+            .map(|i| freq[i] * dev[i] / (1.0 + lambda * dev[i]))
+            .sum()
+    };
+    // The denominators stay positive for lambda in (-1 / max d, -1 / min d).
+    let (mut lo, mut hi) = (-1.0 / dev[0], -1.0 / dev[2]);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if excess(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    std::array::from_fn(|i| freq[i] / (1.0 + lambda * dev[i]))
 }
 
 #[cfg(test)]
@@ -226,7 +271,9 @@ mod tests {
             draws: 20,
             losses: 20,
         };
-        assert!(close(sprt.llr(&t), 0.883_207_338), "{}", sprt.llr(&t));
+        // Hand-computed separately: each hypothesis's distribution by the Lagrange condition,
+        // then sum of n_i ln(p1_i / p0_i).
+        assert!(close(sprt.llr(&t), 0.707_247_348), "{}", sprt.llr(&t));
         assert_eq!(sprt.verdict(&t), SprtVerdict::Continue);
         let many = Tally {
             wins: 600,
@@ -240,14 +287,60 @@ mod tests {
             losses: 600,
         };
         assert_eq!(sprt.verdict(&bad), SprtVerdict::AcceptH0);
-        assert_eq!(
-            sprt.llr(&Tally {
-                wins: 0,
-                draws: 5,
-                losses: 0
-            }),
-            0.0
+        // Five draws lean, a little, towards the hypothesis nearer a score of one half.
+        let draws = sprt.llr(&Tally {
+            wins: 0,
+            draws: 5,
+            losses: 0,
+        });
+        assert!(draws < 0.0 && draws > lo, "{draws}");
+        assert_eq!(sprt.llr(&Tally::default()), 0.0);
+    }
+
+    #[test]
+    fn most_likely_distribution_has_the_hypothesis_score() {
+        for (counts, score) in [
+            ([60.0, 20.0, 20.0], 0.5),
+            ([13.0, 0.0, 1.0], 0.64),
+            ([0.0, 7.0, 0.0], 0.3),
+            ([5.0, 0.0, 0.0], 0.57),
+        ] {
+            let p = most_likely_trinomial(counts, score);
+            let mean: f64 = (0..3).map(|i| p[i] * OUTCOME_SCORES[i]).sum();
+            assert!(close(p.iter().sum(), 1.0) && close(mean, score), "{p:?}");
+            assert!(p.iter().all(|x| *x > 0.0), "{p:?}");
+        }
+        // Frequencies that already score 0.6 are their own most likely distribution.
+        let p = most_likely_trinomial([50.0, 20.0, 30.0], 0.6);
+        assert!(
+            p.iter()
+                .zip([0.5, 0.2, 0.3])
+                .all(|(a, b)| (a - b).abs() < 1e-4),
+            "{p:?}"
         );
+    }
+
+    #[test]
+    fn a_lopsided_start_is_not_enough_for_a_verdict() {
+        // The normal approximation said H1 at 11-0-1 (LLR 3.36) and 13-0-1 (4.67); the exact
+        // ratios are about 1.07 and 1.30, far inside the bounds.
+        let sprt = Sprt::parse("elo0=50 elo1=100").unwrap();
+        for (wins, losses, llr) in [(11, 1, 1.072_614), (13, 1, 1.299_354)] {
+            let t = Tally {
+                wins,
+                draws: 0,
+                losses,
+            };
+            assert!((sprt.llr(&t) - llr).abs() < 1e-4, "{}", sprt.llr(&t));
+            assert_eq!(sprt.verdict(&t), SprtVerdict::Continue);
+        }
+        // The same rate kept up long enough does decide.
+        let t = Tally {
+            wins: 39,
+            draws: 0,
+            losses: 3,
+        };
+        assert_eq!(sprt.verdict(&t), SprtVerdict::AcceptH1, "{}", sprt.llr(&t));
     }
 
     #[test]
