@@ -14,7 +14,7 @@ use crate::config::{EngineSpec, MatchConfig, Proto};
 use crate::openings::Openings;
 use crate::player::Player;
 use crate::referee::{play_game, Ending, GameRecord, Outcome};
-use crate::stats::{SprtVerdict, Tally};
+use crate::stats::{Sprt, SprtVerdict, Tally};
 use crate::uci_player::UciPlayer;
 use crate::xboard_player::XboardPlayer;
 
@@ -323,22 +323,7 @@ pub fn run_match(
         ),
     )?;
     if let Some(s) = &config.sprt {
-        let mut result = match verdict {
-            SprtVerdict::Continue => "no decision yet",
-            SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
-            SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
-        }
-        .to_string();
-        if let Some((games, llr)) = decided_at {
-            if games != t.games() {
-                result.push_str(&format!(" at game {games} (LLR {llr:.2})"));
-                if s.verdict(t) != verdict {
-                    result.push_str(
-                        ", but the games then under way left the final LLR short of that bound",
-                    );
-                }
-            }
-        }
+        let result = sprt_outcome(s, verdict, decided_at, t);
         w(
             out,
             format!(
@@ -386,10 +371,66 @@ pub fn run_match(
     w(out, totals.result_line())
 }
 
+/// The SPRT's verdict in words for the summary: `verdict` was reached after the games and at
+/// the ratio in `decided_at`; `t` holds every game played, including those still under way
+/// when the bound was crossed.
+fn sprt_outcome(
+    sprt: &Sprt,
+    verdict: SprtVerdict,
+    decided_at: Option<(u32, f64)>,
+    t: &Tally,
+) -> String {
+    let mut text = match verdict {
+        SprtVerdict::Continue => "no decision yet",
+        SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
+        SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
+    }
+    .to_string();
+    if let Some((games, llr)) = decided_at.filter(|(games, _)| *games != t.games()) {
+        text.push_str(&format!(" at game {games} (LLR {llr:.2})"));
+        if sprt.verdict(t) != verdict {
+            text.push_str(", but the games then under way left the final LLR short of that bound");
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::Tally;
+
+    #[test]
+    fn the_sprt_summary_says_when_the_bound_was_crossed() {
+        let sprt = Sprt::parse("elo0=50 elo1=100").unwrap();
+        let tally = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
+        };
+        // Decided on the last game counted (LLR 3.00 of 2.94): nothing to add.
+        let t = tally(28, 0, 1);
+        let h1 = SprtVerdict::AcceptH1;
+        let at = Some((29, sprt.llr(&t)));
+        assert_eq!(sprt.verdict(&t), h1);
+        assert_eq!(
+            sprt_outcome(&sprt, h1, at, &t),
+            "H1 accepted (an improvement)"
+        );
+        // The game under way then was won: still over the bound.
+        let text = sprt_outcome(&sprt, h1, at, &tally(29, 0, 1));
+        assert_eq!(text, "H1 accepted (an improvement) at game 29 (LLR 3.00)");
+        // It was lost: LLR 2.83, short of the bound, and the summary says so.
+        let text = sprt_outcome(&sprt, h1, at, &tally(28, 0, 2));
+        assert!(
+            text.starts_with("H1 accepted (an improvement) at game 29"),
+            "{text}"
+        );
+        assert!(text.ends_with("short of that bound"), "{text}");
+        assert_eq!(
+            sprt_outcome(&sprt, SprtVerdict::Continue, None, &t),
+            "no decision yet"
+        );
+    }
 
     #[test]
     fn the_result_line_reads_back() {
