@@ -78,6 +78,9 @@ impl Tally {
     }
 }
 
+/// The largest Elo difference an SPRT hypothesis may name (an expected score of 0.9990).
+const MAX_SPRT_ELO: f64 = 1200.0;
+
 /// The SPRT's hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -133,6 +136,13 @@ impl Sprt {
         }
         if s.elo1 <= s.elo0 {
             return Err("--sprt: elo1 must be greater than elo0".into());
+        }
+        // Beyond this a hypothesis's expected score rounds to 0 or 1, where no win/draw/loss
+        // distribution but a certain one has it and the ratio is not defined.
+        if s.elo0.abs() > MAX_SPRT_ELO || s.elo1.abs() > MAX_SPRT_ELO {
+            return Err(format!(
+                "--sprt: elo0 and elo1 must lie within +/-{MAX_SPRT_ELO}"
+            ));
         }
         if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5) {
             return Err("--sprt: alpha and beta must lie between 0 and 0.5".into());
@@ -351,6 +361,8 @@ mod tests {
             "elo0=5 elo1=0",
             "elo0=0 elo1=5 alpha=0.7",
             "elo0=x elo1=1",
+            "elo0=0 elo1=100000",
+            "elo0=-5000 elo1=0",
             "foo=1",
         ] {
             assert!(Sprt::parse(bad).is_err(), "{bad}");
