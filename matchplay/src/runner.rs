@@ -255,10 +255,7 @@ pub fn run_match(
     let config = &shared.config;
     let mut totals = Totals::default();
     let mut fatal = None;
-    let mut verdict = SprtVerdict::Continue;
-    // The games and the ratio when a bound was crossed: the games still under way then are
-    // played out and counted, and may take the ratio back inside the bounds.
-    let mut decided_at = None;
+    let mut decision: Option<Decision> = None;
     for message in rx {
         let (game, first_is_white, record) = match message {
             Message::Fatal(e) => {
@@ -293,10 +290,14 @@ pub fn run_match(
             ),
         )?;
         if let Some(s) = &config.sprt {
-            if verdict == SprtVerdict::Continue {
-                verdict = s.verdict(t);
+            if decision.is_none() {
+                let verdict = s.verdict(t);
                 if verdict != SprtVerdict::Continue {
-                    decided_at = Some((t.games(), s.llr(t)));
+                    decision = Some(Decision {
+                        verdict,
+                        games: t.games(),
+                        llr: s.llr(t),
+                    });
                     shared.stop.store(true, Ordering::SeqCst);
                 }
             }
@@ -323,7 +324,7 @@ pub fn run_match(
         ),
     )?;
     if let Some(s) = &config.sprt {
-        let result = sprt_outcome(s, verdict, decided_at, t);
+        let result = sprt_outcome(s, decision, t);
         w(
             out,
             format!(
@@ -371,24 +372,32 @@ pub fn run_match(
     w(out, totals.result_line())
 }
 
-/// The SPRT's verdict in words for the summary: `verdict` was reached after the games and at
-/// the ratio in `decided_at`; `t` holds every game played, including those still under way
-/// when the bound was crossed.
-fn sprt_outcome(
-    sprt: &Sprt,
+/// The moment an SPRT bound was crossed. The games still under way then are played out and
+/// counted, and may take the ratio back inside the bounds.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    /// The bound crossed (never `Continue`).
     verdict: SprtVerdict,
-    decided_at: Option<(u32, f64)>,
-    t: &Tally,
-) -> String {
-    let mut text = match verdict {
-        SprtVerdict::Continue => "no decision yet",
+    /// Games counted when it was crossed.
+    games: u32,
+    /// The ratio then.
+    llr: f64,
+}
+
+/// The SPRT's verdict in words for the summary; `t` holds every game played, including those
+/// still under way when the bound was crossed.
+fn sprt_outcome(sprt: &Sprt, decision: Option<Decision>, t: &Tally) -> String {
+    let Some(d) = decision else {
+        return "no decision yet".to_string();
+    };
+    let mut text = match d.verdict {
         SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
-        SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
+        _ => "H1 accepted (an improvement)",
     }
     .to_string();
-    if let Some((games, llr)) = decided_at.filter(|(games, _)| *games != t.games()) {
-        text.push_str(&format!(" at game {games} (LLR {llr:.2})"));
-        if sprt.verdict(t) != verdict {
+    if d.games != t.games() {
+        text.push_str(&format!(" at game {} (LLR {:.2})", d.games, d.llr));
+        if sprt.verdict(t) != d.verdict {
             text.push_str(", but the games then under way left the final LLR short of that bound");
         }
     }
@@ -410,26 +419,24 @@ mod tests {
         // Decided on the last game counted (LLR 3.00 of 2.94): nothing to add.
         let t = tally(28, 0, 1);
         let h1 = SprtVerdict::AcceptH1;
-        let at = Some((29, sprt.llr(&t)));
+        let at = Some(Decision {
+            verdict: h1,
+            games: 29,
+            llr: sprt.llr(&t),
+        });
         assert_eq!(sprt.verdict(&t), h1);
-        assert_eq!(
-            sprt_outcome(&sprt, h1, at, &t),
-            "H1 accepted (an improvement)"
-        );
+        assert_eq!(sprt_outcome(&sprt, at, &t), "H1 accepted (an improvement)");
         // The game under way then was won: still over the bound.
-        let text = sprt_outcome(&sprt, h1, at, &tally(29, 0, 1));
+        let text = sprt_outcome(&sprt, at, &tally(29, 0, 1));
         assert_eq!(text, "H1 accepted (an improvement) at game 29 (LLR 3.00)");
         // It was lost: LLR 2.83, short of the bound, and the summary says so.
-        let text = sprt_outcome(&sprt, h1, at, &tally(28, 0, 2));
+        let text = sprt_outcome(&sprt, at, &tally(28, 0, 2));
         assert!(
             text.starts_with("H1 accepted (an improvement) at game 29"),
             "{text}"
         );
         assert!(text.ends_with("short of that bound"), "{text}");
-        assert_eq!(
-            sprt_outcome(&sprt, SprtVerdict::Continue, None, &t),
-            "no decision yet"
-        );
+        assert_eq!(sprt_outcome(&sprt, None, &t), "no decision yet");
     }
 
     #[test]
