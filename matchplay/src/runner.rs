@@ -392,7 +392,8 @@ fn sprt_outcome(sprt: &Sprt, decision: Option<Decision>, t: &Tally) -> String {
     };
     let mut text = match d.verdict {
         SprtVerdict::AcceptH0 => "H0 accepted (not an improvement)",
-        _ => "H1 accepted (an improvement)",
+        SprtVerdict::AcceptH1 => "H1 accepted (an improvement)",
+        SprtVerdict::Continue => "no decision yet",
     }
     .to_string();
     if d.games != t.games() {
