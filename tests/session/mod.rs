@@ -29,3 +29,18 @@ pub fn talk<D: Dialect>(d: &mut Driver<D>, cap: &Capture, lines: &[&str]) -> Vec
     }
     cap.take()
 }
+
+/// The engine's move in XBoard output: a multi-leg move comes one leg per `move` line, every
+/// leg but the last ending with a comma, and is joined back into one token here.
+pub fn xboard_move(lines: &[String]) -> Option<String> {
+    let mut text = String::new();
+    for l in lines {
+        if let Some(leg) = l.strip_prefix("move ") {
+            text.push_str(leg);
+            if !leg.ends_with(',') {
+                return Some(text);
+            }
+        }
+    }
+    None
+}

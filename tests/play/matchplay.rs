@@ -235,8 +235,10 @@ fn time_odds_give_each_engine_its_own_clock() {
 /// Chimera and must lose both games; the summary must contain every line of `expect`.
 fn fake_loses(mode: &str, proto: &str, expect: &[&str]) {
     let me = std::env::current_exe().unwrap();
+    // The test's full name within its binary: the module path without the crate's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
     let fake = format!(
-        "cmd='{} fake_engine --exact --nocapture --test-threads 1' proto={proto} name=Fake depth=1",
+        "cmd='{} {module}::fake_engine --exact --nocapture --test-threads 1' proto={proto} name=Fake depth=1",
         me.display()
     );
     let real = chimera_spec("uci", "Real", 1);

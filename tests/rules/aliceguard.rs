@@ -10,7 +10,7 @@
 //! one token `a,b`. The side field carries the turn phase: `w` Home part, `w1` Guard part,
 //! `w2` White's single-move first turn.
 
-mod common;
+use crate::common;
 
 use chimera_engine::registry::builtin;
 use chimera_engine::rules::Termination;
@@ -18,7 +18,7 @@ use chimera_engine::search::{Limits, Searcher, Silent};
 use chimera_engine::{Color, Position, VariantRef};
 use chimera_eval::VariantEval;
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn ag() -> VariantRef {

@@ -3,12 +3,12 @@
 //! counted by Fairy-Stockfish (pyffish 0.0.90 with tools/pyffish_perft.py): seeded random
 //! games, Chess960 castling with men in between, explosions next to kings, pseudo-royal men.
 
-mod fsf_epd;
+use crate::fsf_epd;
 
 use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn variant(name: &str) -> VariantRef {

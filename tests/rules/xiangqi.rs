@@ -11,7 +11,7 @@ use chimera_engine::registry::Registry;
 use chimera_engine::rules::outcome::Termination;
 use chimera_engine::{Color, MoveKind, Position};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn fixture(name: &str) -> PathBuf {

@@ -7,7 +7,7 @@ use chimera_engine::registry::builtin;
 use chimera_engine::rules::outcome::Termination;
 use chimera_engine::{Color, Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn variant(name: &str) -> VariantRef {

@@ -8,8 +8,7 @@ use std::path::PathBuf;
 use chimera_engine::registry::Registry;
 use chimera_engine::{Position, VariantRef};
 
-mod json;
-use json::parse_json;
+use serde_json::Value;
 
 /// Sections that load but whose perft differs from Fairy-Stockfish's, each with the reason.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
@@ -25,12 +24,12 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Fairy-Stockfish's perft at depths 1 to 3 for one entry of the data (fewer where the data
 /// stops early: depth 3 of the Amazons has about nine billion leaves).
-fn fsf_counts(entry: &json::Json, name: &str) -> Vec<u64> {
+fn fsf_counts(entry: &Value, name: &str) -> Vec<u64> {
     ["1", "2", "3"]
         .iter()
-        .map_while(|d| match entry.get("perft").get(d) {
-            json::Json::Num(n) => Some(*n as u64),
-            json::Json::Other if *d != "1" => None,
+        .map_while(|d| match &entry["perft"][*d] {
+            Value::Number(n) => Some(n.as_f64().expect("a count") as u64),
+            Value::Null if *d != "1" => None,
             other => panic!("{name}: perft {d} is {other:?}"),
         })
         .collect()
@@ -39,10 +38,10 @@ fn fsf_counts(entry: &json::Json, name: &str) -> Vec<u64> {
 /// Chimera's perft at depths 1 to 3 from the entry's FEN, and that position's hash.
 fn chimera_counts(
     variant: &VariantRef,
-    entry: &json::Json,
+    entry: &Value,
     name: &str,
 ) -> Result<(Vec<u64>, u64), String> {
-    let fen = entry.get("fen").str();
+    let fen = entry["fen"].as_str().expect("a string");
     let mut pos = Position::from_fen(variant, fen)
         .map_err(|e| format!("{name}: FSF's start FEN '{fen}' is refused: {e}"))?;
     let hash = pos.hash();
@@ -60,12 +59,16 @@ fn loaded_sections_count_as_fairy_stockfish_does() {
         report.loaded.len(),
         report.loaded
     );
-    let data = parse_json(&std::fs::read_to_string(fixture("compat-start.json")).expect("data"));
+    let data: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("compat-start.json")).expect("data"))
+            .expect("valid JSON");
     let mut failures = Vec::new();
     let mut matched = 0;
-    for entry in data.get("positions").arr() {
-        let name = entry.get("name").str();
-        if entry.get("kind").str() != "ini" || !report.loaded.iter().any(|n| n == name) {
+    for entry in data["positions"].as_array().expect("an array") {
+        let name = entry["name"].as_str().expect("a string");
+        if entry["kind"].as_str().expect("a string") != "ini"
+            || !report.loaded.iter().any(|n| n == name)
+        {
             continue;
         }
         let variant = registry.get(name).expect("loaded");
@@ -105,12 +108,14 @@ const BUILTINS_AT_LEAST: usize = 121;
 #[test]
 fn builtins_known_by_name_count_as_fairy_stockfish_does() {
     let registry = Registry::new();
-    let data = parse_json(&std::fs::read_to_string(fixture("compat-start.json")).expect("data"));
+    let data: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("compat-start.json")).expect("data"))
+            .expect("valid JSON");
     let mut failures = Vec::new();
     let mut known = Vec::new();
-    for entry in data.get("positions").arr() {
-        let name = entry.get("name").str();
-        if entry.get("kind").str() != "builtin" {
+    for entry in data["positions"].as_array().expect("an array") {
+        let name = entry["name"].as_str().expect("a string");
+        if entry["kind"].as_str().expect("a string") != "builtin" {
             continue;
         }
         let Some(variant) = registry.get(name) else {
@@ -129,7 +134,7 @@ fn builtins_known_by_name_count_as_fairy_stockfish_does() {
         if ours.hash() != start_hash {
             failures.push(format!(
                 "{name}: FSF starts from '{}', Chimera from '{}'",
-                entry.get("fen").str(),
+                entry["fen"].as_str().expect("a string"),
                 variant.start_fen()
             ));
         }

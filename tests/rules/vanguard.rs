@@ -9,20 +9,20 @@ use chimera_engine::registry::Registry;
 use chimera_engine::variant::diagram::{parse_diagram, Diagram};
 use chimera_engine::{MoveKind, Position, VariantRef};
 
-mod json;
-use json::{parse_json, Json};
+use serde_json::Value;
 
-fn reference() -> Json {
+fn reference() -> Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/vanguard-perft.json"
     );
-    parse_json(&std::fs::read_to_string(path).expect("reference data"))
+    serde_json::from_str(&std::fs::read_to_string(path).expect("reference data"))
+        .expect("valid JSON")
 }
 
 /// The diagram line as a variant, and the diagram (for the ID -> letter table).
-fn diagram_variant(data: &Json) -> (VariantRef, Diagram) {
-    let line = data.get("diagramParameters").str();
+fn diagram_variant(data: &Value) -> (VariantRef, Diagram) {
+    let line = data["diagramParameters"].as_str().expect("a string");
     let diagram = parse_diagram(line).expect("the published diagram line parses");
     let mut registry = Registry::new();
     let name = registry
@@ -33,11 +33,11 @@ fn diagram_variant(data: &Json) -> (VariantRef, Diagram) {
 
 /// The FEN of a reference position: pieces are `w`/`b` + diagram ID + `@` + square, with a
 /// trailing `*` for a man that has moved.
-fn fen_of(position: &Json, diagram: &Diagram) -> String {
+fn fen_of(position: &Value, diagram: &Diagram) -> String {
     let (files, ranks) = (diagram.files, diagram.ranks);
     let mut board = vec![vec![String::new(); files]; ranks];
-    for p in position.get("pieces").arr() {
-        let text = p.str();
+    for p in position["pieces"].as_array().expect("an array") {
+        let text = p.as_str().expect("a string");
         let (who, square) = text.split_once('@').unwrap();
         let moved = square.ends_with('*');
         let square = square.trim_end_matches('*');
@@ -77,7 +77,7 @@ fn fen_of(position: &Json, diagram: &Diagram) -> String {
             fen.push('/');
         }
     }
-    let side = if position.get("sideToMove").str() == "white" {
+    let side = if position["sideToMove"].as_str().expect("a string") == "white" {
         "w"
     } else {
         "b"
@@ -169,8 +169,8 @@ fn the_published_diagram_reproduces_every_reference_count() {
     let data = reference();
     let (variant, diagram) = diagram_variant(&data);
     let mut counts_checked = 0;
-    for position in data.get("positions").arr() {
-        let name = position.get("name").str();
+    for position in data["positions"].as_array().expect("an array") {
+        let name = position["name"].as_str().expect("a string");
         let fen = fen_of(position, &diagram);
         let mut pos =
             Position::from_fen(&variant, &fen).unwrap_or_else(|e| panic!("{name}: {e}: {fen}"));
@@ -195,11 +195,14 @@ fn the_published_diagram_reproduces_every_reference_count() {
         }
         let mut expected_pass = false;
         let mut mismatches = Vec::new();
-        for (piece, list) in position.get("depth1MovesByPiece").obj() {
+        for (piece, list) in position["depth1MovesByPiece"]
+            .as_object()
+            .expect("an object")
+        {
             let square = piece.split('@').nth(1).unwrap().trim_end_matches('*');
             let mut want: Vec<String> = Vec::new();
-            for k in list.arr() {
-                let k = normalized(k.str());
+            for k in list.as_array().expect("an array") {
+                let k = normalized(k.as_str().expect("a string"));
                 let (a, b) = k.split_once('-').unwrap();
                 if a == b {
                     expected_pass = true;
@@ -228,12 +231,10 @@ fn the_published_diagram_reproduces_every_reference_count() {
             mismatches.join("\n")
         );
 
-        for (depth, count) in position.get("perft").obj() {
+        for (depth, count) in position["perft"].as_object().expect("an object") {
             let depth: u32 = depth.parse().unwrap();
-            let Json::Num(count) = count else {
-                panic!("count")
-            };
-            assert_eq!(pos.perft(depth), *count as u64, "{name}: perft({depth})");
+            let count = count.as_f64().expect("a count");
+            assert_eq!(pos.perft(depth), count as u64, "{name}: perft({depth})");
             counts_checked += 1;
         }
     }
@@ -244,7 +245,10 @@ fn the_published_diagram_reproduces_every_reference_count() {
 #[test]
 fn the_command_line_takes_a_diagram() {
     let data = reference();
-    let line = data.get("diagramParameters").str().to_string();
+    let line = data["diagramParameters"]
+        .as_str()
+        .expect("a string")
+        .to_string();
     let run =
         |args: &[&str]| chimera_cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     assert_eq!(run(&["perft", "1", "--diagram", &line]), 0);

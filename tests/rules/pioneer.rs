@@ -2,12 +2,12 @@
 //! and hand-built positions for entry (by a move, by castling), forfeit, the two-piece file
 //! restriction, the reserve FEN field and the placement notation. `M` is the Mastodon (KAD).
 
-mod common;
+use crate::common;
 
 use chimera_engine::registry::builtin;
 use chimera_engine::{MoveKind, Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn pioneer(name: &str) -> VariantRef {

@@ -4,12 +4,12 @@
 //! must differ. Letters: see the built-in variant file (K king, J prince, Q queen, A princess,
 //! W wizard, H helepolis, P pawn, R rook).
 
-mod common;
+use crate::common;
 
 use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::{Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn vanguard() -> VariantRef {

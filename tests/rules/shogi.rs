@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Color, Position};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn position(variant: &str, fen: &str) -> Position {

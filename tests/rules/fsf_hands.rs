@@ -2,7 +2,7 @@
 //! placement, three-check, ...): each rule seen at work on a position of its own, with the
 //! counts and FENs Fairy-Stockfish (pyffish 0.0.90) gives for the same positions and moves.
 
-mod session;
+use crate::session;
 use session::{talk, uci, xboard};
 
 use chimera_engine::registry::builtin;
@@ -10,7 +10,7 @@ use chimera_engine::rules::outcome::Termination;
 use chimera_engine::types::Color;
 use chimera_engine::{MoveKind, Position};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 /// The position of `variant` after `moves` (UCI text) from `fen`.

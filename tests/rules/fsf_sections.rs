@@ -1,7 +1,7 @@
 //! Sections of Fairy-Stockfish's `variants.ini` played from positions of our own: perft against
 //! pyffish's counts (tests/data/fsf/sections.epd), and the per-colour keys that khans needs.
 
-mod fsf_epd;
+use crate::fsf_epd;
 
 use std::path::PathBuf;
 

@@ -3,12 +3,12 @@
 //! expected moves worked out beside them. Letters: P FIDE pawn, O Berolina pawn, T castellan,
 //! D dragon (bishop + knight), H hero (rook + knight).
 
-mod common;
+use crate::common;
 
 use chimera_engine::registry::builtin;
 use chimera_engine::{Color, MoveKind, Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn pv() -> VariantRef {

@@ -4,7 +4,7 @@
 //! those of the slow reference generator in `tests/reference`, and that its own invariants hold
 //! (counts, validation, hash, make/unmake, FEN round trip, perft).
 
-mod reference;
+use crate::reference;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

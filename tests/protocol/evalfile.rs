@@ -5,7 +5,7 @@
 //! value goes back to it. The built-in chess net plays chess (and only chess) unless
 //! `Use NNUE` is off.
 
-mod session;
+use crate::session;
 use session::{talk, uci, xboard};
 
 use chimera_engine::registry::builtin;

@@ -7,14 +7,14 @@
 //! Squares are named on the wide board: board A is files a-h, board B files i-p, so B's e4 is
 //! m4. A move is written from-square and final square after the transfer.
 
-mod common;
+use crate::common;
 
 use chimera_engine::registry::builtin;
 use chimera_engine::search::{Limits, Searcher, Silent};
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn alice() -> VariantRef {

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use chimera_engine::registry::builtin;
 use chimera_engine::{Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 /// One line of a suite file: a FEN and its reference counts by depth.

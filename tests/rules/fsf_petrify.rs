@@ -4,14 +4,14 @@
 //! from positions reached by random play (mostly just after a petrification or an explosion),
 //! counted by pyffish 0.0.90 with tools/petrify_fixtures.py (tests/data/fsf/petrify.epd).
 
-mod fsf_epd;
+use crate::fsf_epd;
 
 use std::path::PathBuf;
 
 use chimera_engine::registry::Registry;
 use chimera_engine::{Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn fixture(name: &str) -> PathBuf {

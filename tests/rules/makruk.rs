@@ -8,7 +8,7 @@ use chimera_engine::registry::builtin;
 use chimera_engine::rules::Termination;
 use chimera_engine::{Color, Position};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn position(variant: &str, fen: &str) -> Position {

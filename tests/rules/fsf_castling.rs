@@ -15,7 +15,7 @@ use chimera_engine::types::Color;
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::VariantEval;
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn data(name: &str) -> PathBuf {

@@ -15,7 +15,7 @@ use chimera_engine::registry::{builtin_names, Registry};
 use chimera_engine::variant::VariantError;
 use chimera_engine::{Position, VariantRef};
 
-mod support;
+use crate::support;
 use support::sorted_moves;
 
 fn data_dir(sub: &str) -> PathBuf {
