@@ -51,18 +51,23 @@ GAMES=(
 person_game() {
     local moves=$1 dir=$2
     shift 2
-    local n=91
-    while [ -e "/tmp/.X$n-lock" ] && [ $n -lt 140 ]; do n=$((n + 1)); done
-    Xvfb ":$n" -screen 0 1280x1024x24 >/dev/null 2>&1 &
+    # Xvfb picks a free display itself and writes its number to fd 3, so that several runs
+    # of this script (the tests run one per game at once) never race for the same display.
+    local dfile="$dir/display" n="" i
+    Xvfb -displayfd 3 -screen 0 1280x1024x24 3>"$dfile" >/dev/null 2>&1 &
     local xvfb=$!
-    sleep 1
+    for i in $(seq 1 50); do
+        n=$(cat "$dfile" 2>/dev/null)
+        [ -n "$n" ] && break
+        sleep 0.1
+    done
     DISPLAY=":$n" "$XBOARD" -settingsFile "$dir/xboardrc" -saveSettingsFile "$dir/xboardrc" \
         -fcp "$ENGINE xboard" -fd "$dir" -tc "$TC" -inc "$INC" -searchDepth "$DEPTH" \
         -mode EditGame \
         -ponderNextMove false -popupExitMessage false -popupMoveErrors false \
         -debug -nameOfDebugFile "$dir/debug.txt" "$@" >"$dir/xboard.out" 2>&1 &
     local xb=$!
-    local w="" i
+    local w=""
     for i in $(seq 1 50); do
         sleep 0.2
         grep -aq '<first : pong' "$dir/debug.txt" 2>/dev/null || continue
