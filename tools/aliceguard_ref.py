@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """An independent, deliberately plain move generator for Alice Guard Chess, written from
-RULES.md section 2 alone (it shares no code or tables with Chimera), used to make reference
+docs/rules.md §2 alone (it shares no code or tables with Chimera), used to make reference
 perft counts: it plays seeded random games, takes positions along the way, and prints each with
 its counts in the format of tests/data/perft/*.epd (`<FEN> ;D1 n ;D2 n ...`), FENs in Chimera's
-wide 24x8 form (see README: boards w, g, b = files a-h, i-p, q-x; Home set K Q R B N P, Guard set
-G D T L S F; side field `w`/`b` Home part, `w1`/`b1` Guard part, `w2` White's first turn).
+wide 24x8 form (see docs/rules.md §2.10: boards w, g, b = files a-h, i-p, q-x; Home set
+K Q R B N P, Guard set G D T L S F; side field `w`/`b` Home part, `w1`/`b1` Guard part, `w2`
+White's first turn).
 
 usage: aliceguard_ref.py [GAMES] [DEPTH] [SEED] > tests/data/perft/aliceguard-random.epd
 
@@ -211,7 +212,7 @@ def main():
     depth = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 11)
     print("# Alice Guard positions from seeded random games, counted by tools/aliceguard_ref.py,")
-    print("# an independent generator written from RULES.md section 2 (perft counts turn parts).")
+    print("# an independent generator written from docs/rules.md section 2 (perft counts turn parts).")
     for _ in range(games):
         state = parse(START)
         for _ in range(rng.randint(4, 80)):

@@ -22,7 +22,7 @@
 # OUT/VARIANT.log (the match's progress lines and summary); the table goes to standard output
 # and OUT/summary.txt. A variant the Fairy-Stockfish build does not offer is skipped (Debian's
 # 11.1 has no berolina and no custom pieces to define it with; a build of the current source
-# has it, see the README); the exit status is non-zero if any other match failed.
+# has it, see docs/matches.md); the exit status is non-zero if any other match failed.
 
 set -euo pipefail
 

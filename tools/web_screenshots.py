@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screenshots of the web board for the README (docs/web-*.png): starts `chimera serve`,
+"""Screenshots of the web board for docs/web.md (docs/web-*.png): starts `chimera serve`,
 lets the engine play itself a few moves in each variant, turns analysis on, and saves what
 headless Chromium shows. Needs chromium and chromedriver (Debian: chromium chromium-driver).
 

@@ -164,8 +164,8 @@ fn read_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
 }
 
 /// Reads a whole turn: one move, or in a variant whose turns have several parts the parts
-/// joined by commas (`e2e3,l2d4`, PROTOCOLS.md D3), which must hand the move to the opponent
-/// exactly at their end. The position is left as it was.
+/// joined by commas (`e2e3,l2d4`, docs/protocols.md D3), which must hand the move to the
+/// opponent exactly at their end. The position is left as it was.
 pub fn read_turn(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
     let mut after = pos.clone();
     let us = pos.side_to_move();

@@ -6,7 +6,7 @@
 //! its `pong` to drop whatever the last game left in the pipe. Moves go out as `usermove M`
 //! (or bare `M` when the engine did not accept `usermove`), after `time`/`otim` in
 //! centiseconds; the engine plays after `go` and then answers each opponent move by itself.
-//! Ranks are counted from 0 on boards with exactly 10 ranks (PROTOCOLS.md §2.1).
+//! Ranks are counted from 0 on boards with exactly 10 ranks (docs/protocols.md §2.1).
 
 use std::time::{Duration, Instant};
 

@@ -28,7 +28,7 @@ macro_rules! net_file {
 }
 
 /// The net files compiled in. Each must beat in games the hand-made evaluation and the net it
-/// replaces before it is added here (README, "Nets").
+/// replaces before it is added here (docs/nnue.md, "When a net is built in").
 const FILES: &[(&str, &[u8])] = &[
     net_file!("chess-gen10.nnue"),
     net_file!("capablanca-gen5.nnue"),

@@ -317,7 +317,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
     }
     let auto_scale = data.auto_score_scale();
     // 400 unless asked: `auto` is sound on paper (wide-scoring variants' targets saturate)
-    // but has not yet won games (README, "Alice Guard Chess").
+    // but has not yet won games (docs/results.md, "Alice Guard").
     match opts.get("--score-scale").unwrap_or("400") {
         "auto" => data.set_score_scale(auto_scale),
         other => match other.parse::<i32>() {

@@ -1,6 +1,6 @@
 //! Move text as the dialects put it on the wire: the engine's notation (which owns every move
 //! text, castling styles included), lines of moves written turn by turn, and XBoard's one
-//! `move` line per leg of a multi-leg move (PROTOCOLS.md §4.4).
+//! `move` line per leg of a multi-leg move (docs/protocols.md §4.4).
 
 use chimera_engine::{Move, Position};
 
@@ -13,7 +13,7 @@ pub fn move_text(pos: &Position, mv: Move, castling: Castling) -> String {
 }
 
 /// The moves of `line`, played from `root`, as space-separated text: one word per turn, a
-/// turn of several parts written `a,b` (PROTOCOLS.md D3).
+/// turn of several parts written `a,b` (docs/protocols.md D3).
 pub fn line_text(root: &Position, line: &[Move], castling: Castling) -> String {
     let mut pos = root.clone();
     let mut words = Vec::with_capacity(line.len());

@@ -255,7 +255,7 @@ function renderBoard() {
         }
       }
     }
-    // Coordinates as the README names them: one wide board, files a.. across all boards.
+    // Coordinates as docs/protocols.md §2 names them: one wide board, files a.. across all boards.
     for (let f = 0; f < state.files; f++) {
       const [x] = xy(b, f, 0);
       out += `<text class="coord" x="${x + S / 2}" y="${state.ranks * S + 13}" text-anchor="middle">${fileLetter(b, f)}</text>`;

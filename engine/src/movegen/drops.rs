@@ -1,10 +1,11 @@
 //! Drops: men in hand put onto empty squares, and the named restrictions a variant can put on
 //! them (`dropRule`), for rules no declarative key covers.
 //!
-//! `pawnvault` (RULES.md 1.4, Pawn Vault's dragon): the dropped man may not (1) attack any enemy
-//! man, (2) defend any friendly man that an enemy attacked before the drop, (3) stand strictly
-//! between an enemy line-mover and a friendly man that line-mover attacked along that line.
-//! `pawnvault-loose` (RULES.md 1.10, ambiguity 9): (1) no attack on an enemy man that is
+//! `pawnvault` (docs/rules.md §1.4, Pawn Vault's dragon): the dropped man may not (1) attack
+//! any enemy man, (2) defend any friendly man that an enemy attacked before the drop, (3) stand
+//! strictly between an enemy line-mover and a friendly man that line-mover attacked along that
+//! line.
+//! `pawnvault-loose` (docs/rules.md §1.10, ambiguity 9): (1) no attack on an enemy man that is
 //! unprotected or valuable, (2) no defence of an attacked friend that has no other defender,
 //! (3) no interposition in front of a valuable friend; valuable = `dropRuleValuable` types.
 

@@ -1,10 +1,10 @@
-//! Move text in the coordinate notation of PROTOCOLS.md, the one place every move is written:
-//! `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h` gating, `e1g1` castling (or `e1h1`, king takes rook,
-//! in the [`CastlingStyle`] UCI's Chess960 mode uses; both are read), `h1e1h` castling that
-//! gates on the rook's square, multi-leg moves one leg at a time (`e5g9,g9f7`), `0000` for a
-//! pass; in a variant whose turns have parts, `a,b` is one turn (its parts in order, see
-//! `rules::turns`). Text is turned into a move only by matching it against the legal moves, so
-//! a parsed move is always legal.
+//! Move text in the coordinate notation of docs/protocols.md §2.2, the one place every move is
+//! written: `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h` gating, `e1g1` castling (or `e1h1`, king
+//! takes rook, in the [`CastlingStyle`] UCI's Chess960 mode uses; both are read), `h1e1h`
+//! castling that gates on the rook's square, multi-leg moves one leg at a time (`e5g9,g9f7`),
+//! `0000` for a pass; in a variant whose turns have parts, `a,b` is one turn (its parts in
+//! order, see `rules::turns`). Text is turned into a move only by matching it against the legal
+//! moves, so a parsed move is always legal.
 
 use std::fmt;
 

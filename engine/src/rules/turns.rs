@@ -77,7 +77,7 @@ impl Position {
     }
 
     /// The text of the moves `parts`, played in sequence from this position, joined by commas
-    /// (PROTOCOLS.md D3: one token per turn, `i2a3` or `e2e3,l2d4`).
+    /// (docs/protocols.md D3: one token per turn, `i2a3` or `e2e3,l2d4`).
     pub fn turn_text(&self, parts: &[Move]) -> String {
         let mut pos = self.clone();
         let mut words = Vec::with_capacity(parts.len());

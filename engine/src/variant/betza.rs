@@ -970,7 +970,8 @@ pub fn expand_directions(atom: &[(i8, i8)], dirs: &[Dir]) -> Result<Vec<(i8, i8)
     };
     if atom.len() > 1 {
         // A compound atom (K = W and F, Q = R and B) reads its directions on each part, as in
-        // Betza's original notation and RULES.md (`fK` = `fW` + `fF`: the three squares ahead).
+        // Betza's original notation and docs/rules.md §1.2 (`fK` = `fW` + `fF`: the three
+        // squares ahead).
         let mut vectors: Vec<(i8, i8)> = Vec::new();
         for base in atom {
             for v in expand_directions(std::slice::from_ref(base), dirs)? {
@@ -1686,7 +1687,8 @@ mod tests {
         assert_eq!(vectors("fD"), [(0, 2)]);
     }
 
-    /// Compound atoms read their directions on each part (RULES.md: `fK` = `fW` + `fF`).
+    /// Compound atoms read their directions on each part (docs/rules.md §1.2: `fK` = `fW` +
+    /// `fF`).
     #[test]
     fn king_system_directions() {
         assert_eq!(vectors("fK"), sorted(vec![(0, 1), (1, 1), (-1, 1)]));

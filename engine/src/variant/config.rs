@@ -118,9 +118,9 @@ pub struct SectionConfig {
 }
 
 /// Which meanings a definition file gives its keys and Betza strings. The two readings differ
-/// in a few rules (see `README.md`, "Dialects"); a file names its dialect with a comment line
-/// `# chimera-dialect: chimera` or `# chimera-dialect: fairy-stockfish`, which Fairy-Stockfish
-/// reads as a comment. Without one, a file is read as Fairy-Stockfish reads it.
+/// in a few rules (see `docs/variant-files.md`, "Dialects"); a file names its dialect with a
+/// comment line `# chimera-dialect: chimera` or `# chimera-dialect: fairy-stockfish`, which
+/// Fairy-Stockfish reads as a comment. Without one, a file is read as Fairy-Stockfish reads it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Dialect {
     /// Fairy-Stockfish's meanings (the default for files).

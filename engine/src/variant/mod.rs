@@ -165,9 +165,9 @@ pub struct ReserveRules {
 pub enum DropRule {
     /// Any empty square (pawns not on their first rank nor in their promotion zone).
     Free,
-    /// Pawn Vault's dragon: no attack, no rescue, no interposition (RULES.md 1.4).
+    /// Pawn Vault's dragon: no attack, no rescue, no interposition (docs/rules.md §1.4).
     PawnVault,
-    /// The looser reading of the same (RULES.md 1.10, ambiguity 9).
+    /// The looser reading of the same (docs/rules.md §1.10, ambiguity 9).
     PawnVaultLoose,
 }
 

@@ -1,4 +1,4 @@
-//! UCI's commands read from a line (PROTOCOLS.md §3): each becomes a [`UciCommand`] before it
+//! UCI's commands read from a line (docs/protocols.md §3): each becomes a [`UciCommand`] before it
 //! runs, with every value checked; a `go` keeps what it could read and lists the rest as
 //! errors, so that the GUI still gets its `bestmove`. Nothing here knows the session.
 

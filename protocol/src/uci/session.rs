@@ -1,6 +1,6 @@
-//! The UCI session (PROTOCOLS.md §3): each line, read into a [`UciCommand`], runs on the shared
-//! [`EngineState`]. Searches run on the worker thread; `isready`, `stop`, `ponderhit` and
-//! `quit` are answered while they run, other commands wait for the search's end.
+//! The UCI session (docs/protocols.md §3): each line, read into a [`UciCommand`], runs on the
+//! shared [`EngineState`]. Searches run on the worker thread; `isready`, `stop`, `ponderhit`
+//! and `quit` are answered while they run, other commands wait for the search's end.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -33,7 +33,7 @@ impl SearchReport for InfoReport {
 /// `bestmove M [ponder P]` for a result found in `root`.
 pub fn bestmove_line(root: &Position, r: &SearchResult, castling: Castling) -> String {
     if root.variant().turns().is_some() {
-        // A turn of several parts goes out as one `a,b` token (D3).
+        // A turn of several parts goes out as one `a,b` token (docs/protocols.md D3).
         return match best_and_ponder(root, r) {
             None => "bestmove (none)".to_string(),
             Some((best, None)) => format!("bestmove {best}"),
@@ -178,7 +178,7 @@ impl Uci {
             "move overhead" => self.state.options.move_overhead = spin(0, 5000)? as u64,
             "uci_variant" => {
                 let v = need()?.trim().to_ascii_lowercase();
-                // Chess960 is chess with king-takes-rook castling (PROTOCOLS.md §3.2);
+                // Chess960 is chess with king-takes-rook castling (docs/protocols.md §3.2);
                 // fischerandom is Fairy-Stockfish's built-in, whose castling is written so.
                 let random = v.as_str() == "chess960";
                 self.state

@@ -1,4 +1,4 @@
-//! XBoard's engine-driven highlighting (PROTOCOLS.md §5.4): the answer to `lift SQ` is a
+//! XBoard's engine-driven highlighting (docs/protocols.md §5.4): the answer to `lift SQ` is a
 //! board-shaped colour FEN marking where the lifted man can go, so that XBoard can guide a
 //! user through moves it cannot generate itself (engine-defined variants, multi-leg moves).
 //! The colour FEN is positional, so unlike moves it never shifts ranks on 10-rank boards.

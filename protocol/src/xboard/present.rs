@@ -1,6 +1,6 @@
 //! How a variant whose moves XBoard cannot apply by itself is shown to XBoard: a piece table,
 //! parent and holdings that make XBoard's own board follow every move, and the wire form of
-//! the moves that need it (README, "XBoard"). XBoard 4.9 applies a move to its board by the
+//! the moves that need it (docs/protocols.md §11). XBoard 4.9 applies a move to its board by the
 //! parent variant's code (`ApplyMove` in its backend), so each form below is one that code
 //! applies exactly as Chimera's rules do:
 //!

@@ -1,7 +1,8 @@
-//! The XBoard session, CECP version 2 (PROTOCOLS.md §4): each line is parsed into an
+//! The XBoard session, CECP version 2 (docs/protocols.md §4): each line is parsed into an
 //! [`XbCommand`], then run on the shared [`EngineState`]. What to search is decided in one place
 //! ([`Xboard::kick`]) from the mode (force, analyse, the side the engine plays), so every command
-//! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire (D1).
+//! only changes the mode and the position. Squares on 10-rank boards are 0-based on the wire
+//! (docs/protocols.md D1).
 //! With `hard`, the engine ponders on the reply it expects after each of its moves; a
 //! correct guess turns the ponder search into the search for the engine's next move.
 //!
@@ -9,7 +10,7 @@
 //! know every multi-leg piece, so start it as
 //! `xboard -fcp "chimera xboard" -variant vanguard -rankOffset 1 -firstOptions RankBase=0
 //! -testLegality false -size 49`. Pawn Vault, Pioneer and Alice move in the forms of
-//! `present` both ways (README, "XBoard command lines for the seed games").
+//! `present` both ways (docs/protocols.md §11, the seed games under XBoard).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +76,7 @@ pub struct Xboard {
     analyzing: bool,
     post: Arc<AtomicBool>,
     ponder: bool,
-    /// No move has been made since `new` or `variant` (D9 applies).
+    /// No move has been made since `new` or `variant` (docs/protocols.md D9 applies).
     fresh: bool,
     depth: Option<u32>,
     movetime: Option<u64>,
@@ -137,9 +138,9 @@ impl Xboard {
     }
 
     /// What is added to a rank number on the way out, as XBoard's `ONE` macro counts: one
-    /// less on boards of exactly 10 ranks (D1), and one less again with `RankBase` 0, the
-    /// numbering XBoard uses when started with `-rankOffset 1` (needed on 16-rank boards,
-    /// whose rank 16 XBoard cannot read back; PROTOCOLS.md §6).
+    /// less on boards of exactly 10 ranks (docs/protocols.md D1), and one less again with
+    /// `RankBase` 0, the numbering XBoard uses when started with `-rankOffset 1` (needed on
+    /// 16-rank boards, whose rank 16 XBoard cannot read back; docs/protocols.md §6).
     fn rank_shift(&self) -> i32 {
         -((self.state.variant.geometry().ranks == 10) as i32) - (self.rank_base == 0) as i32
     }
@@ -170,7 +171,8 @@ impl Xboard {
             .registry
             .names()
             .iter()
-            // XBoard draws at most 16 files (D4): three 8x8 boards side by side do not fit.
+            // XBoard draws at most 16 files (docs/protocols.md D4): three 8x8 boards side by
+            // side do not fit.
             // Two reserve men (`pioneer-two`) would need a choice naming two files, which
             // XBoard has no move for (present.rs).
             .filter(|n| {
@@ -211,7 +213,7 @@ impl Xboard {
         self.out("feature done=1");
     }
 
-    /// `setup` and `piece` lines for an engine-defined variant (PROTOCOLS.md §5.2, §5.3).
+    /// `setup` and `piece` lines for an engine-defined variant (docs/protocols.md §5.2, §5.3).
     fn send_setup(&self) {
         for line in setup_lines(&self.state.variant, self.rank_shift()) {
             self.out(&line);
@@ -373,7 +375,7 @@ impl Xboard {
     }
 
     /// With `hard`, searches the position after the opponent's expected move until the
-    /// opponent moves (PROTOCOLS.md §4.3).
+    /// opponent moves (docs/protocols.md §4.3).
     fn start_pondering(&mut self) {
         let Some((hash, predicted)) = self.hint else {
             return;
@@ -506,7 +508,8 @@ impl Xboard {
                 }
             }
             Err(e) if self.force && self.fresh => {
-                // D9: Cute Chess's dummy move before `setboard` must not be refused.
+                // docs/protocols.md D9: Cute Chess's dummy move before `setboard` must not be
+                // refused.
                 let _ = e;
                 self.flip_side();
             }
@@ -891,7 +894,8 @@ impl Xboard {
             return;
         };
         if root.variant().turns().is_some() {
-            // A turn of several parts goes out as one `a,b` token (D3); no pondering on it.
+            // A turn of several parts goes out as one `a,b` token (docs/protocols.md D3); no
+            // pondering on it.
             let Some((text, _)) = crate::report::best_and_ponder(root, result) else {
                 return;
             };

@@ -8,8 +8,8 @@ use chimera_engine::Variant;
 use crate::facts::holdings_slots;
 use crate::xboard::present::{self, Style};
 
-/// Names XBoard takes as its own variants (PROTOCOLS.md §5.1): a variant whose name matches is
-/// played by XBoard's rules, so `setup` is sent only for the others.
+/// Names XBoard takes as its own variants (docs/protocols.md §5.1): a variant whose name
+/// matches is played by XBoard's rules, so `setup` is sent only for the others.
 const XBOARD_PREFIXES: &[&str] = &[
     "shogi",
     "chu",
@@ -75,7 +75,7 @@ pub fn xboard_name(name: &str) -> String {
 }
 
 /// Turns XBoard's internal rank characters `:` to `@` (ranks 10 to 16) into decimal ranks:
-/// XBoard writes `exclude` moves with them (PROTOCOLS.md §2.1).
+/// XBoard writes `exclude` moves with them (docs/protocols.md §2.1).
 pub fn decimal_ranks(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 4);
     let mut after_file = false;
@@ -133,7 +133,8 @@ pub fn xboard_betza(betza: &str) -> String {
     out
 }
 
-/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@` (D6).
+/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@`
+/// (docs/protocols.md D6).
 pub fn cecp_text(text: &str, rank_shift: i32) -> String {
     let shifted = match rank_shift {
         0 => text.to_string(),
@@ -146,8 +147,9 @@ pub fn cecp_text(text: &str, rank_shift: i32) -> String {
         .join(" ")
 }
 
-/// The `setup` and `piece` lines that teach XBoard an engine-defined variant (PROTOCOLS.md
-/// §5.2, §5.3), with squares numbered as `rank_shift` says; none for a variant XBoard knows.
+/// The `setup` and `piece` lines that teach XBoard an engine-defined variant
+/// (docs/protocols.md §5.2, §5.3), with squares numbered as `rank_shift` says; none for a
+/// variant XBoard knows.
 pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
     let mut lines = Vec::new();
     if xboard_knows(v.name()) {
@@ -191,7 +193,7 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
                 betza.push_str(&format!("isO{reach}"));
             }
         }
-        // A promoted type is `+X` (PROTOCOLS.md 5.3).
+        // A promoted type is `+X` (docs/protocols.md §5.3).
         let plus = if p.promoted_from.is_some() { "+" } else { "" };
         lines.push(format!(
             "piece {plus}{}& {betza}",
@@ -210,7 +212,7 @@ fn wire_fen(fen: &str, rank_shift: i32) -> String {
     f.join(" ")
 }
 
-/// A piece-to-char table for XBoard (PROTOCOLS.md §5.2): the usual letters keep their images'
+/// A piece-to-char table for XBoard (docs/protocols.md §5.2): the usual letters keep their images'
 /// slots, other pieces take the free slots in order, the King's letter comes last.
 fn piece_to_char(v: &Variant) -> String {
     const USUAL: &[(char, usize)] = &[
