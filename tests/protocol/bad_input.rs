@@ -124,7 +124,7 @@ fn uci_bad_input_of_every_kind() {
 fn xboard_bad_input_of_every_kind() {
     let (out, cap) = Output::capture();
     let mut d = Driver::new(Registry::new(), out, Xboard::new);
-    // Force mode after a move: D9's silent acceptance of a first bad move no longer applies.
+    // Force mode after a move: docs/protocols.md D9's silent acceptance of a first bad move no longer applies.
     for l in [
         "xboard",
         "protover 2",

@@ -621,7 +621,7 @@ fn xboard_variant_switches_and_new_returns_to_chess() {
 }
 
 /// The setup of the three seed games XBoard cannot play by its own rules, as XBoard 4.9 needs
-/// it (README, "XBoard"): holdings that hold every man in hand, a parent whose move code
+/// it (docs/protocols.md §11): holdings that hold every man in hand, a parent whose move code
 /// applies the moves, no man in XBoard's Pawn slot where its Pawn code would interfere.
 #[test]
 fn xboard_setup_of_pawnvault_pioneer_and_alice() {

@@ -1,6 +1,6 @@
 //! A slow, deliberately simple reference move generator for the property tests: it works on
 //! (file, rank) coordinates, re-reads every piece's XBetza with the engine's parser, and applies
-//! the rules as README.md states them, without the engine's compiled tables, legality filter or
+//! the rules as docs/variant-files.md and docs/protocols.md §2 state them, without the engine's compiled tables, legality filter or
 //! make/unmake.
 //!
 //! It reads a position only through public accessors (`piece_at`, `in_hand`, `side_to_move`,
@@ -112,7 +112,7 @@ pub enum Action {
 /// A reference move: its text in the engine's notation and what it does.
 #[derive(Clone, Debug)]
 pub struct RefMove {
-    /// The move as README's "Notation" section writes it.
+    /// The move as docs/protocols.md §2.2 writes it.
     pub text: String,
     /// Its effect.
     pub action: Action,
@@ -147,7 +147,7 @@ pub struct RefBoard {
     pub side: Color,
     /// Castling rights, sorted.
     pub rights: BTreeSet<Right>,
-    /// En passant state, present only when the side to move has an e.p. capture (README:
+    /// En passant state, present only when the side to move has an e.p. capture (docs/protocols.md §2.3:
     /// "Chimera writes an e.p. square only when a capture there is possible").
     pub ep: Option<Ep>,
     /// Men in hand per colour and type.
@@ -207,7 +207,7 @@ fn read_elements(text: &str) -> Vec<Element> {
                 Range::Ride { max: Some(n) } => Some(n as i32),
             };
             let m = leg.modality;
-            // README: "no modality letter = move or capture"; `e` alone only adds e.p. captures.
+            // docs/variant-files.md (XBetza): with neither m nor c a move may both move and capture; `e` alone only adds e.p. captures.
             let default = !m.quiet && !m.capture && !m.en_passant;
             Element {
                 vectors,
@@ -495,7 +495,7 @@ impl RefBoard {
         gates
     }
 
-    /// Virginity as README's FEN rules give it: a man is virgin when the start position has
+    /// Virginity as docs/protocols.md §2.3 gives it: a man is virgin when the start position has
     /// the same man on that square, or when he is a castling partner of a right; in a gating
     /// variant, the men of the gating rank are virgin exactly when the castling field lists
     /// their file (or a right names them).
@@ -531,7 +531,7 @@ impl RefBoard {
         let mut passed = parse_square(first).expect("e.p. square");
         let victim = match second {
             Some(t) => {
-                // README: two squares come in either order; the empty one was passed over.
+                // docs/protocols.md §2.3 (the e.p. field): two squares come in either order; the empty one was passed over.
                 let other = parse_square(t).expect("e.p. victim square");
                 if self.at(passed).is_some() {
                     std::mem::replace(&mut passed, other)
@@ -616,7 +616,7 @@ impl RefBoard {
         [walk(orth, major - minor, diag), walk(diag, minor, orth)]
     }
 
-    /// README's lameness: a straight leap needs every square on its path empty; an oblique
+    /// The lameness of docs/variant-files.md (XBetza, Dialects): a straight leap needs every square on its path empty; an oblique
     /// leap is blocked only when both of its routes have an occupied square.
     fn lame_leap_open(&self, from: Sq, v: Sq) -> bool {
         let empty = |route: &Vec<Sq>| route.iter().all(|&s| self.at(s).is_none());
@@ -898,7 +898,7 @@ impl RefBoard {
         }
     }
 
-    /// Castling as README and the variant's castling keys describe it.
+    /// Castling as docs/variant-files.md (Castling) and the variant's castling keys describe it.
     fn castling_moves(&self, out: &mut Vec<RefMove>) {
         let Some(rules) = &self.variant.castling() else {
             return;
@@ -1235,7 +1235,7 @@ impl RefBoard {
             }
             Action::Drop { id, to } => {
                 b.hands[u][id] -= 1;
-                // README: a man dropped onto a square where the game starts with such a man
+                // docs/protocols.md §2.3: a man dropped onto a square where the game starts with such a man
                 // counts as never moved (so a pawn dropped on its second rank may double-step).
                 let virgin = derived(&b.variant).start.get(&to) == Some(&(us, id));
                 b.set(

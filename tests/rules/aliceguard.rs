@@ -1,5 +1,5 @@
-//! Alice Guard Chess (RULES.md section 2): hand-built positions for each rule with the expected
-//! moves worked out beside them, the page's example game (RULES.md 2.8) replayed move by move,
+//! Alice Guard Chess (docs/rules.md §2): hand-built positions for each rule with the expected
+//! moves worked out beside them, the page's example game (docs/rules.md §2.8) replayed move by move,
 //! the start position's perft, self-play to the end of the game, and whole turns from the
 //! search.
 //!
@@ -42,9 +42,9 @@ fn sorted(list: &[&str]) -> Vec<String> {
 /// man just arrived there (a pawn on X6 stops the Guard pawn on X7 (2 moves) and a Guard knight
 /// move when X6 is a6/c6/f6/h6 (1); a pawn on X5 stops the double step (1); a knight on
 /// a6/c6/f6/h6 stops a pawn (2) and a knight move (1)), each to either Home board: per first
-/// move 2 x (4 x 17 + 4 x 18 + 8 x 19 + 4 x 17) = 720, so 40 x 720 = 28800, as RULES.md says.
+/// move 2 x (4 x 17 + 4 x 18 + 8 x 19 + 4 x 17) = 720, so 40 x 720 = 28800, as docs/rules.md §2.10 says.
 /// Depth 4 (White's Home part of turn 2, only parts after which a Guard move exists) agrees
-/// with tools/aliceguard_ref.py, an independent generator written from RULES.md alone.
+/// with tools/aliceguard_ref.py, an independent generator written from docs/rules.md alone.
 #[test]
 fn start_position_perft() {
     let mut p = Position::startpos(&ag());
@@ -183,7 +183,7 @@ fn taking_the_king_ends_the_game() {
     assert_eq!(end.reason, Termination::RoyalCaptured);
 }
 
-/// The page's example (RULES.md 2.8), in Chimera's squares, with rejected alternatives:
+/// The page's example (docs/rules.md §2.8), in Chimera's squares, with rejected alternatives:
 /// - White 1: eg2-eg4 to ew4 = m2e4 (to Blue's board, m2u4, is legal too; a Home move is not).
 /// - Blue 1: eb7-eb5 to eg5 = u7m5, then gg8-fg6 to fw6 = o8f6.
 /// - White 2: dw2-dw4 to dg4 = d2l4, then fg1-bg5 to bb5 = n1r5 (the page's `gg1` is a knight:
@@ -308,7 +308,7 @@ fn self_play_reaches_the_end_of_the_game() {
     panic!("no result after 2000 turns: {}", p.fen());
 }
 
-/// UCI (PROTOCOLS.md D3): `position ... moves` takes whole turns `a,b` (and single parts), and
+/// UCI (docs/protocols.md D3): `position ... moves` takes whole turns `a,b` (and single parts), and
 /// `bestmove` and the PV carry whole turns; under XBoard the variant is not offered (24 files).
 #[test]
 fn uci_speaks_in_whole_turns() {

@@ -1,4 +1,4 @@
-//! Pawn Vault Chess (RULES.md section 1): the start position against the independent reference
+//! Pawn Vault Chess (docs/rules.md §1): the start position against the independent reference
 //! counts of tests/data/seed-start-perft.json, and hand-built positions for each rule with the
 //! expected moves worked out beside them. Letters: P FIDE pawn, O Berolina pawn, T castellan,
 //! D dragon (bishop + knight), H hero (rook + knight).
@@ -224,7 +224,7 @@ fn bad_drops_and_gatings_are_rejected() {
     assert!(p.try_play("e2e4t").is_ok());
 }
 
-/// The looser reading of the drop rule (ambiguity 9) as a variant option: dropping the dragon
+/// The looser reading of the drop rule (docs/rules.md §1.10, ambiguity 9) as a variant option: dropping the dragon
 /// where it attacks a protected enemy pawn is allowed there, not in the strict rule.
 #[test]
 fn the_loose_drop_rule_is_an_option() {

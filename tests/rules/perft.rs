@@ -239,7 +239,7 @@ random_suite!(
 random_suite!(grand_random_positions, "grand-random", "grand", 3);
 random_suite!(seirawan_random_positions, "seirawan-random", "seirawan", 3);
 random_suite!(alice_random_positions, "alice-random", "alice", 3);
-// Alice Guard: counted by tools/aliceguard_ref.py (an independent generator from RULES.md).
+// Alice Guard: counted by tools/aliceguard_ref.py (an independent generator from docs/rules.md §2).
 random_suite!(
     aliceguard_random_positions,
     "aliceguard-random",

@@ -1,4 +1,4 @@
-//! Pioneer Chess (RULES.md section 3): the reference counts of tests/data/seed-start-perft.json
+//! Pioneer Chess (docs/rules.md §3): the reference counts of tests/data/seed-start-perft.json
 //! and hand-built positions for entry (by a move, by castling), forfeit, the two-piece file
 //! restriction, the reserve FEN field and the placement notation. `M` is the Mastodon (KAD).
 
@@ -142,7 +142,7 @@ fn placement_notation() {
 }
 
 /// A king move that is legal only because the reserve man enters on the square he leaves: the
-/// Mastodon entering on d1 blocks the rook's line to c1 (RULES.md 3.3: legality is judged with
+/// Mastodon entering on d1 blocks the rook's line to c1 (docs/rules.md §3.3: legality is judged with
 /// the entering man on the board). The fast legality test once judged the step with d1 empty.
 #[test]
 fn the_entering_man_may_shield_the_king_who_lets_him_in() {

@@ -490,7 +490,7 @@ fn check_restored(
 /// `fen()` must read back as a position with the same FEN, the same hash and the same legal
 /// moves.
 ///
-/// FEN cannot write every never-moved flag; where it infers one instead (README, and
+/// FEN cannot write every never-moved flag; where it infers one instead (docs/protocols.md §2.3, and
 /// `RefBoard::infer_virginity`), the position read back may differ from the game's in that
 /// flag, and since some flags are part of the hash (types with `i` moves; every type in a
 /// gating variant), so may its hash. Two states are affected:

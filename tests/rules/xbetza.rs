@@ -1,4 +1,4 @@
-//! Every XBetza string in the rules reference (RULES.md: Pawn Vault, Pioneer's extra pieces,
+//! Every XBetza string in the rules reference (docs/rules.md: Pawn Vault, Pioneer's extra pieces,
 //! Vanguard's diagram) compiles and runs: each piece is put in a small variant, placed in the
 //! middle of a board among friends and enemies, and its moves are generated, made and unmade.
 //! Strings with an element the engine cannot execute are rejected with an error naming it.
