@@ -1,6 +1,7 @@
 //! What both GUI dialects tell a GUI alike: the engine's name and authors, and the facts about
-//! a variant that both put on the wire (the number of holdings slots). Kept apart from the
-//! dialects so that neither imports the other for them.
+//! a variant that they put on the wire (the number of holdings slots, the summary UCI gives
+//! when a variant is chosen). Kept apart from the dialects so that neither imports the other
+//! for them, and so that the options table can tell a variant's facts.
 
 /// The engine's name as GUIs show it.
 pub const ENGINE_NAME: &str = concat!("Chimera ", env!("CARGO_PKG_VERSION"));
@@ -34,4 +35,24 @@ pub fn holdings_slots(v: &chimera_engine::Variant) -> u32 {
     types.sort_unstable();
     types.dedup();
     types.len() as u32
+}
+
+/// A variant's facts as one line's words: `variant NAME files F ranks R pocket P template T
+/// startpos FEN`, what UCI tells (as `info string ...`) when `UCI_Variant` chooses it, as
+/// Fairy-Stockfish does, so that a GUI can draw the board.
+pub fn variant_facts(v: &chimera_engine::Variant) -> String {
+    let template = if v.template().is_empty() {
+        "fairy"
+    } else {
+        v.template()
+    };
+    format!(
+        "variant {} files {} ranks {} pocket {} template {} startpos {}",
+        v.name(),
+        v.geometry().display_files(),
+        v.geometry().ranks,
+        holdings_slots(v),
+        template,
+        v.start_fen()
+    )
 }

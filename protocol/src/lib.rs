@@ -3,13 +3,15 @@
 //! output (`stdio`) picks the dialect and feeds it the lines the input thread reads (`input`),
 //! and tests feed it in-process through `driver`. Both write moves through `wire`
 //! (XBoard's highlights are its own, `xboard::highlight`), what a search found through `report` (which the command-line tools of
-//! `chimera-cli` write too), and tell the GUI the same engine and variant facts (`facts`).
+//! `chimera-cli` write too), and tell the GUI the same engine and variant facts (`facts`). The
+//! engine's options are declared once, in `options`, for both dialects and the web board.
 //! Matches between engines are the `chimera-matchplay` crate's.
 
 pub mod dialect;
 pub mod driver;
 pub mod facts;
 pub mod input;
+pub mod options;
 pub mod report;
 pub mod state;
 pub mod stdio;

@@ -110,7 +110,8 @@ struct SearchDone {
     searcher: Searcher,
 }
 
-/// The options both dialects expose (UCI `setoption`, XBoard `memory`/`cores`/`option`).
+/// The values of the engine's options, which the options table (`crate::options`) declares
+/// and sets (UCI `setoption`, XBoard `memory`/`cores`/`hard`/`option`, the web board).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Transposition table size in MB.
@@ -133,6 +134,9 @@ pub struct Options {
     /// Whether nets evaluate (UCI `Use NNUE`): off, the hand-made evaluation plays every
     /// variant, whatever nets there are.
     pub use_nets: bool,
+    /// XBoard's number of the first rank on the wire (`RankBase`): 1, or 0 for XBoard's
+    /// `-rankOffset 1`.
+    pub rank_base: u8,
 }
 
 impl Default for Options {
@@ -147,6 +151,7 @@ impl Default for Options {
             variant_path: String::new(),
             eval_file: String::new(),
             use_nets: true,
+            rank_base: 1,
         }
     }
 }

@@ -24,6 +24,7 @@ function connect() {
   ws = new WebSocket(`ws://${location.host}/ws`);
   ws.onopen = () => {
     send({ type: "variants" });
+    send({ type: "options" });
     const msg = { type: "new", variant: params.get("variant") || "chess" };
     if (params.get("fen")) msg.fen = params.get("fen");
     send(msg);
@@ -51,6 +52,16 @@ function handle(msg) {
       sel.value = current;
       break;
     }
+    case "options":
+      // The engine options the board offers, with their ranges from the server's options
+      // table: the analysis lines are the option MultiPV.
+      for (const o of msg.list) {
+        if (o.name === "MultiPV") {
+          $("multipv").min = o.min;
+          $("multipv").max = o.max;
+        }
+      }
+      break;
     case "state":
       state = msg;
       pieceInfo = {};

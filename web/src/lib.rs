@@ -1,13 +1,15 @@
 //! `chimera serve`: a local web board for every variant Chimera plays. One module per job: the
 //! command line and the listener (here), the HTTP side that hands out the embedded page and
 //! upgrades to a WebSocket (`http`), one game per connection driven by JSON messages
-//! (`session`), the position as the page sees it (`view`) and PGN in and out (`pgn`).
+//! (`session`), the position as the page sees it (`view`), the engine options it offers, from
+//! the protocol crate's table (`settings`), and PGN in and out (`pgn`).
 //!
 //! Nothing is fetched at run time: the page's assets are compiled into the binary.
 
 mod http;
 mod pgn;
 mod session;
+mod settings;
 mod view;
 
 use std::io::Write;
@@ -203,6 +205,36 @@ mod tests {
         send(&mut other, r#"{"type":"variants"}"#);
         let list = until(&mut other, "the variants", is("variants"));
         assert!(list["list"].as_array().unwrap().len() > 20);
+    }
+
+    /// The analysis lines are the option MultiPV: the page is sent its range from the options
+    /// table, and the table checks what the page sends.
+    #[test]
+    fn the_analysis_lines_follow_the_options_table() {
+        let port = start_server();
+        let mut ws = connect(port);
+        send(&mut ws, r#"{"type":"options"}"#);
+        let options = until(&mut ws, "the options", is("options"));
+        let (min, max) = chimera_protocol::options::MULTIPV.range().unwrap();
+        assert_eq!(
+            options["list"],
+            json!([{ "name": "MultiPV", "type": "spin", "value": 1, "min": min, "max": max }])
+        );
+        for (lines, answer) in [
+            (json!(max + 1), "error"),
+            (json!(min - 1), "error"),
+            (json!("3"), "error"),
+            (json!(2.5), "error"),
+            (json!(max), "state"),
+        ] {
+            let msg = json!({ "type": "analyse", "on": false, "multipv": lines });
+            send(&mut ws, &msg.to_string());
+            let reply = until(&mut ws, "an answer", |_| true);
+            assert_eq!(reply["type"], answer, "{lines}: {reply}");
+        }
+        send(&mut ws, r#"{"type":"state"}"#);
+        let state = until(&mut ws, "the state", is("state"));
+        assert_eq!(state["multipv"], max);
     }
 
     /// Messages put together at random from the protocol's words and odd values (a fixed

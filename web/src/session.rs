@@ -12,16 +12,15 @@ use std::time::{Duration, Instant};
 
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
 use chimera_engine::{Color, Move, Position, Registry};
+use chimera_protocol::options::MULTIPV;
 use chimera_protocol::state::{panic_text, EngineState, Event, Output};
 use serde_json::{json, Value};
 use tungstenite::{Message, WebSocket};
 
-use crate::view;
+use crate::{settings, view};
 
 /// How long a read waits before the session looks at its search again.
 const POLL: Duration = Duration::from_millis(20);
-/// The most lines a multi-line analysis may ask for.
-const MAX_MULTIPV: u64 = 16;
 /// The longest time per move accepted, in ms (an hour).
 const MAX_MOVETIME: u64 = 3_600_000;
 
@@ -105,9 +104,8 @@ struct Session {
     clocks: [i64; 2],
     /// When the side to move's clock started.
     turn_started: Instant,
-    /// Analysis is wanted while a person is to move.
+    /// Analysis is wanted while a person is to move (with the option MultiPV's lines).
     analysing: bool,
-    multipv: u32,
     /// The running search's purpose.
     purpose: Option<Purpose>,
     /// The position changed while a search ran: start what is due once it is back.
@@ -141,7 +139,6 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
         clocks: [0, 0],
         turn_started: Instant::now(),
         analysing: false,
-        multipv: 1,
         purpose: None,
         restart: false,
         evals: vec![None],
@@ -229,6 +226,10 @@ impl Session {
             "new" => self.new_game(&msg),
             "state" => {
                 self.send_state();
+                Ok(())
+            }
+            "options" => {
+                self.outbox.push(settings::describe(&self.state));
                 Ok(())
             }
             "move" => self.play(&msg),
@@ -437,14 +438,15 @@ impl Session {
         Ok(())
     }
 
-    /// `{"type":"analyse","on":BOOL,"multipv":N?}`.
+    /// `{"type":"analyse","on":BOOL,"multipv":N?}`: `multipv` is the option MultiPV, checked
+    /// by the options table.
     fn analyse(&mut self, msg: &Value) -> Result<(), String> {
         let on = msg
             .get("on")
             .and_then(Value::as_bool)
             .ok_or("'on' (true or false) is missing")?;
-        if let Some(n) = number_field(msg, "multipv", 1, MAX_MULTIPV)? {
-            self.multipv = n as u32;
+        if let Some(n) = msg.get("multipv").filter(|v| !v.is_null()) {
+            settings::set(&mut self.state, &MULTIPV, "multipv", n)?;
         }
         self.analysing = on;
         if self.purpose == Some(Purpose::Analysis) {
@@ -551,7 +553,7 @@ impl Session {
         } else if self.analysing {
             let limits = Limits {
                 infinite: true,
-                multipv: self.multipv,
+                multipv: self.state.options.multipv,
                 ..Limits::default()
             };
             (Purpose::Analysis, limits)
@@ -646,7 +648,7 @@ impl Session {
             "pieces": view::pieces(&self.state.registry, self.state.variant.name()),
             "engine": { "white": self.engine[0], "black": self.engine[1] },
             "analysing": self.analysing,
-            "multipv": self.multipv,
+            "multipv": self.state.options.multipv,
             "tc": tc,
             "clocks": clocks,
             "evals": self.evals,

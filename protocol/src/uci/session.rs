@@ -11,9 +11,10 @@ use chimera_engine::{Color, Position};
 
 use super::command::{Go, UciCommand};
 use crate::dialect::{Dialect, Flow};
-use crate::facts::{holdings_slots, ENGINE_AUTHOR, ENGINE_NAME};
+use crate::facts::{ENGINE_AUTHOR, ENGINE_NAME};
+use crate::options::{self, uci_line, Front, OPTIONS};
 use crate::report::{best_and_ponder, info_line_with};
-use crate::state::{EngineState, Event, Output, MAX_HASH_MB, MAX_THREADS};
+use crate::state::{EngineState, Event, Output};
 use crate::wire::{move_text, Castling};
 
 /// Writes each completed iteration as an `info` line (one per line of a MultiPV search).
@@ -81,134 +82,28 @@ impl Uci {
         self.state.out.line(&format!("info string {text}"));
     }
 
+    /// The answer to `uci`: the engine's name, every option the table lists for UCI, `uciok`.
     fn announce_options(&self) {
         let out = &self.state.out;
-        let o = &self.state.options;
         out.line(&format!("id name {ENGINE_NAME}"));
         out.line(&format!("id author {ENGINE_AUTHOR}"));
-        out.line(&format!(
-            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-            o.hash_mb
-        ));
-        out.line(&format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            o.threads
-        ));
-        out.line("option name MultiPV type spin default 1 min 1 max 256");
-        out.line("option name Ponder type check default false");
-        out.line("option name UCI_Chess960 type check default false");
-        out.line(&format!(
-            "option name Move Overhead type spin default {} min 0 max 5000",
-            o.move_overhead
-        ));
-        let mut vars = String::new();
-        for n in self.state.registry.names() {
-            vars.push_str(&format!(" var {n}"));
-            if n == "chess" {
-                // Fairy-Stockfish's name for chess too.
-                vars.push_str(" var standard var normal");
-            }
+        for option in OPTIONS.iter().filter(|o| o.listed_on(Front::Uci)) {
+            out.line(&uci_line(option, &self.state));
         }
-        out.line(&format!(
-            "option name UCI_Variant type combo default chess{vars}"
-        ));
-        out.line("option name VariantPath type string default <empty>");
-        out.line("option name EvalFile type string default <empty>");
-        out.line(&format!(
-            "option name Use NNUE type check default {}",
-            self.state.options.use_nets
-        ));
-        out.line("option name Clear Hash type button");
         out.line("uciok");
     }
 
-    /// The `info string variant ...` line that announces the current variant.
-    pub fn variant_line(state: &EngineState) -> String {
-        let v = &state.variant;
-        let template = if v.template().is_empty() {
-            "fairy"
-        } else {
-            v.template()
-        };
-        format!(
-            "info string variant {} files {} ranks {} pocket {} template {} startpos {}",
-            v.name(),
-            v.geometry().display_files(),
-            v.geometry().ranks,
-            holdings_slots(v),
-            template,
-            v.start_fen()
-        )
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let key = name.to_ascii_lowercase();
-        let need = || value.ok_or_else(|| format!("option '{name}' needs a value"));
-        let spin = |lo: i64, hi: i64| -> Result<i64, String> {
-            let v = need()?;
-            v.trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| format!("bad value '{v}' for option '{name}' ({lo}..{hi})"))
-        };
-        let check = || -> Result<bool, String> {
-            match need()?.trim().to_ascii_lowercase().as_str() {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                v => Err(format!(
-                    "bad value '{v}' for option '{name}' (true or false)"
-                )),
-            }
-        };
-        match key.as_str() {
-            "hash" => {
-                let mb = spin(1, MAX_HASH_MB as i64)?;
-                self.state.set_hash(mb as usize)?;
-            }
-            "threads" => {
-                let n = spin(1, MAX_THREADS as i64)?;
-                self.state.set_threads(n as usize)?;
-            }
-            "multipv" => {
-                let n = spin(1, 256)?;
-                self.state.options.multipv = n as u32;
-            }
-            "ponder" => self.state.options.ponder = check()?,
-            "move overhead" => self.state.options.move_overhead = spin(0, 5000)? as u64,
-            "uci_variant" => {
-                let v = need()?.trim().to_ascii_lowercase();
-                // Chess960 is chess with king-takes-rook castling (docs/protocols.md §3.2);
-                // fischerandom is Fairy-Stockfish's built-in, whose castling is written so.
-                let random = v.as_str() == "chess960";
-                self.state
-                    .set_variant(if random { "chess" } else { v.as_str() })?;
-                if random {
-                    self.state.options.chess960 = true;
-                }
-                self.state.out.line(&Self::variant_line(&self.state));
-            }
-            "variantpath" => {
-                let v = need()?;
-                let v = if v.trim() == "<empty>" { "" } else { v.trim() };
-                let report = self.state.load_variant_path(v);
-                if !report.loaded.is_empty() {
-                    self.info(&format!("loaded variants: {}", report.loaded.join(" ")));
-                }
-                if !report.errors.is_empty() {
-                    return Err(report.errors_text("; "));
-                }
-            }
-            "evalfile" => self.state.set_eval_file(need()?)?,
-            "use nnue" => self.state.set_use_nets(check()?),
-            "clear hash" => self.state.new_game(),
-            "uci_chess960" => self.state.options.chess960 = check()?,
-            "uci_analysemode" | "uci_showwdl" => {
-                check()?;
-            }
-            _ => return Err(format!("unknown option '{name}'")),
+    /// `setoption`: the table reads, checks and applies the value; what the option has to
+    /// tell, and what went wrong, become `info string` lines.
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut notes = Vec::new();
+        let set = options::set(Front::Uci, &mut self.state, name, value, &mut notes);
+        for note in notes {
+            self.info(&note);
         }
-        Ok(())
+        if let Err(e) = set {
+            self.info(&format!("error: {e}"));
+        }
     }
 
     fn go(&mut self, go: Go) {
@@ -318,11 +213,7 @@ impl Uci {
         match cmd {
             UciCommand::Uci => self.announce_options(),
             UciCommand::IsReady => self.state.out.line("readyok"),
-            UciCommand::SetOption { name, value } => {
-                if let Err(e) = self.set_option(&name, value.as_deref()) {
-                    self.info(&format!("error: {e}"));
-                }
-            }
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             UciCommand::NewGame => self.state.new_game(),
             UciCommand::Position { fen, moves } => {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();

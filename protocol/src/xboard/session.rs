@@ -24,7 +24,8 @@ use chimera_engine::{Color, Move, MoveError, Position};
 
 use crate::dialect::{Dialect, Flow};
 use crate::facts::ENGINE_NAME;
-use crate::state::{EngineState, Event, Finished, Output, MAX_HASH_MB, MAX_THREADS};
+use crate::options::{self, xboard_feature, Front, HASH, OPTIONS, THREADS};
+use crate::state::{EngineState, Event, Finished, Output};
 use crate::wire::xboard_move_lines;
 use crate::xboard::command::XbCommand;
 use crate::xboard::highlight::{choice_line, highlight_line};
@@ -75,7 +76,6 @@ pub struct Xboard {
     engine: Color,
     analyzing: bool,
     post: Arc<AtomicBool>,
-    ponder: bool,
     /// No move has been made since `new` or `variant` (docs/protocols.md D9 applies).
     fresh: bool,
     depth: Option<u32>,
@@ -91,8 +91,6 @@ pub struct Xboard {
     hint: Option<(u64, Move)>,
     /// The ponder search in progress, if any.
     pondering: Option<Ponder>,
-    /// The number of the first rank on the wire: 1, or 0 for XBoard's `-rankOffset 1`.
-    rank_base: u8,
     queue: VecDeque<String>,
     /// The game was declared over: no searching until `new` or a new position.
     over: bool,
@@ -114,7 +112,6 @@ impl Xboard {
             engine: Color::Black,
             analyzing: false,
             post: Arc::new(AtomicBool::new(false)),
-            ponder: false,
             fresh: true,
             depth: None,
             movetime: None,
@@ -124,7 +121,6 @@ impl Xboard {
             excluded: Vec::new(),
             hint: None,
             pondering: None,
-            rank_base: 1,
             queue: VecDeque::new(),
             over: false,
             lifted: None,
@@ -142,7 +138,8 @@ impl Xboard {
     /// `RankBase` 0, the numbering XBoard uses when started with `-rankOffset 1` (needed on
     /// 16-rank boards, whose rank 16 XBoard cannot read back; docs/protocols.md §6).
     fn rank_shift(&self) -> i32 {
-        -((self.state.variant.geometry().ranks == 10) as i32) - (self.rank_base == 0) as i32
+        let zero_based = self.state.options.rank_base == 0;
+        -((self.state.variant.geometry().ranks == 10) as i32) - zero_based as i32
     }
 
     fn wire_in(&self, text: &str) -> String {
@@ -192,24 +189,9 @@ impl Xboard {
             "feature myname=\"{ENGINE_NAME}\" variants=\"{}\"",
             variants.join(",")
         ));
-        self.out(&format!(
-            "feature option=\"Move Overhead -spin {} 0 5000\"",
-            self.state.options.move_overhead
-        ));
-        self.out(&format!(
-            "feature option=\"MultiPV -spin {} 1 256\"",
-            self.state.options.multipv
-        ));
-        self.out(&format!(
-            "feature option=\"RankBase -spin {} 0 1\"",
-            self.rank_base
-        ));
-        self.out("feature option=\"VariantPath -file \"");
-        self.out("feature option=\"EvalFile -file \"");
-        self.out(&format!(
-            "feature option=\"Use NNUE -check {}\"",
-            u8::from(self.state.options.use_nets)
-        ));
+        for option in OPTIONS.iter().filter(|o| o.listed_on(Front::Xboard)) {
+            self.out(&xboard_feature(option, &self.state));
+        }
         self.out("feature done=1");
     }
 
@@ -380,7 +362,7 @@ impl Xboard {
         let Some((hash, predicted)) = self.hint else {
             return;
         };
-        if !self.ponder || hash != self.state.position.hash() {
+        if !self.state.options.ponder || hash != self.state.position.hash() {
             return;
         }
         let mut root = self.state.position.clone();
@@ -548,44 +530,17 @@ impl Xboard {
         self.position_changed();
     }
 
-    fn option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        match (name.to_ascii_lowercase().as_str(), value) {
-            ("move overhead", Some(v)) => {
-                self.state.options.move_overhead = v
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n <= 5000)
-                    .ok_or_else(|| format!("bad value '{v}'"))?;
-            }
-            ("variantpath", Some(v)) => {
-                let report = self.state.load_variant_path(v);
-                if !report.errors.is_empty() {
-                    return Err(report.errors_text("; "));
-                }
-            }
-            ("evalfile", Some(v)) => self.state.set_eval_file(v)?,
-            ("use nnue", Some(v)) => self.state.set_use_nets(match v {
-                "1" | "true" => true,
-                "0" | "false" => false,
-                _ => return Err(format!("bad value '{v}' (0 or 1)")),
-            }),
-            ("rankbase", Some(v)) => {
-                self.rank_base = match v {
-                    "0" => 0,
-                    "1" => 1,
-                    _ => return Err(format!("bad value '{v}' (0 or 1)")),
-                };
-            }
-            ("multipv", Some(v)) => {
-                self.state.options.multipv = v
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|n| (1..=256).contains(n))
-                    .ok_or_else(|| format!("bad value '{v}'"))?;
-            }
-            _ => return Err(format!("unknown option '{name}'")),
+    /// `option NAME[=VALUE]`: the table reads, checks and applies the value; what the option
+    /// has to tell becomes comment lines (`# ...`, which XBoard logs), an error `Error (...)`.
+    fn option(&mut self, name: &str, value: Option<&str>) {
+        let mut notes = Vec::new();
+        let set = options::set(Front::Xboard, &mut self.state, name, value, &mut notes);
+        for note in notes {
+            self.out(&format!("# {note}"));
         }
-        Ok(())
+        if let Err(e) = set {
+            self.out(&format!("Error ({e}): option {name}"));
+        }
     }
 
     /// Runs one parsed command.
@@ -706,24 +661,21 @@ impl Xboard {
                 }
             }
             C::Stat => {}
-            C::Ponder(on) => self.ponder = on,
-            // The GUI's figures are the whole engine's means: the table and the thread count
-            // take them up to their own bounds.
+            // XBoard's own commands for the options UCI sets with `setoption`: `hard`/`easy`
+            // (Ponder), `memory` (Hash) and `cores` (Threads). The GUI's figures are the whole
+            // engine's means, which the options take up to their own bounds.
+            C::Ponder(on) => self.state.options.ponder = on,
             C::Memory(mb) => {
-                if let Err(e) = self.state.set_hash(mb.clamp(1, MAX_HASH_MB)) {
+                if let Err(e) = HASH.set_within_range(&mut self.state, mb as u64) {
                     self.out(&format!("Error ({e}): memory {mb}"));
                 }
             }
             C::Cores(n) => {
-                if let Err(e) = self.state.set_threads(n.clamp(1, MAX_THREADS)) {
+                if let Err(e) = THREADS.set_within_range(&mut self.state, n as u64) {
                     self.out(&format!("Error ({e}): cores {n}"));
                 }
             }
-            C::Option(name, value) => {
-                if let Err(e) = self.option(&name, value.as_deref()) {
-                    self.out(&format!("Error ({e}): option {name}"));
-                }
-            }
+            C::Option(name, value) => self.option(&name, value.as_deref()),
             C::Result => {
                 self.abandon();
                 self.force = true;
