@@ -18,3 +18,8 @@ pub mod stdio;
 pub mod uci;
 pub mod wire;
 pub mod xboard;
+
+// The options table against both dialects: a module above `options`, `uci` and `xboard`, so
+// that the test reaching all three makes no circle between them.
+#[cfg(test)]
+mod options_in_dialects;

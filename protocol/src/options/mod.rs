@@ -289,6 +289,3 @@ pub fn set(
     let option = find(front, name).ok_or_else(|| format!("unknown option '{name}'"))?;
     option.apply(front, state, value, notes)
 }
-
-#[cfg(test)]
-mod tests;

@@ -4,8 +4,8 @@
 
 use chimera_engine::registry::Registry;
 
-use super::*;
 use crate::driver::Driver;
+use crate::options::*;
 use crate::state::{Capture, Output};
 use crate::uci::Uci;
 use crate::xboard::Xboard;
