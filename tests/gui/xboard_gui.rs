@@ -1,10 +1,11 @@
 //! Chimera in real XBoard: runs `tools/xboard_games.sh` on the test build of the binary, which
 //! plays Pawn Vault, Pioneer and Alice engine against engine through XBoard 4.9 under Xvfb and
 //! types every kind of their moves into XBoard as a person would (docs/protocols.md). Needs
-//! `xboard`, `xvfb-run` and `xdotool` (`.ci/run` installs them); without them each test says
-//! so loudly and passes. One test per game, so that they run at once: a game mostly waits on
-//! XBoard and the typing, not on the processor. The regression games (Vanguard, chess,
-//! Capablanca, S-Chess) run with `cargo test --profile ci --test gui -- --ignored`.
+//! `xboard`, `Xvfb` and `xdotool` (`.ci/run` installs them); without them each test says so
+//! loudly and passes. The script plays its games at once, each on its own display: a game
+//! mostly waits on XBoard and the typing, not on the processor. The regression games
+//! (Vanguard, chess, Capablanca, S-Chess) run with
+//! `cargo test --profile ci --test gui -- --ignored`.
 
 use std::path::Path;
 use std::process::Command;
@@ -38,18 +39,15 @@ fn xboard_games(names: &[&str]) {
 }
 
 #[test]
-fn xboard_plays_pawnvault_and_takes_every_move_kind_from_a_person() {
-    xboard_games(&["pawnvault", "pawnvault-person"]);
-}
-
-#[test]
-fn xboard_plays_pioneer_and_takes_every_move_kind_from_a_person() {
-    xboard_games(&["pioneer", "pioneer-person"]);
-}
-
-#[test]
-fn xboard_plays_alice_and_takes_every_move_kind_from_a_person() {
-    xboard_games(&["alice", "alice-person"]);
+fn xboard_plays_the_seed_games_and_takes_every_move_kind_from_a_person() {
+    xboard_games(&[
+        "pawnvault",
+        "pawnvault-person",
+        "pioneer",
+        "pioneer-person",
+        "alice",
+        "alice-person",
+    ]);
 }
 
 #[test]
