@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use chimera_engine::movegen::san::parse_san;
 use chimera_engine::rules::Termination;
 use chimera_engine::{Color, Move, MoveError, Position};
 
@@ -159,7 +160,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
 fn read_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     match pos.parse_move(text) {
         Ok(mv) => Ok(mv),
-        Err(e) => crate::san::parse_san(pos, text).ok_or(e),
+        Err(e) => parse_san(pos, text).ok_or(e),
     }
 }
 
