@@ -16,9 +16,11 @@ use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, Re
 use super::hands::{conclude_hands, HandRules};
 use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
 use super::petrify::PetrifyRules;
+use super::resolve::{letter_ids, region_table};
 use super::shogi::{self, ShogiRules};
 use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
+use super::triple_step::conclude_triple_steps;
 use super::turns::TurnRules;
 use super::walls::{EnclosingRules, WallRules, WallingRule};
 use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
@@ -140,24 +142,6 @@ pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<Va
             Err(errs)
         }
     }
-}
-
-/// The piece ids of `letters` (`*` is every piece, as in Fairy-Stockfish's piece sets), or the
-/// first letter that names no piece.
-pub(crate) fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
-    let mut out = Vec::new();
-    for &l in letters {
-        if l == '*' {
-            out.extend((0..pieces.len()).map(|i| PieceId(i as u8)));
-            continue;
-        }
-        let i = pieces
-            .iter()
-            .position(|p| p.letter == l.to_ascii_uppercase())
-            .ok_or_else(|| format!("no piece '{l}'"))?;
-        out.push(PieceId(i as u8));
-    }
-    Ok(out)
 }
 
 /// Where a key was given, if it was.
@@ -311,8 +295,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         }
     }
 
-    let triple_steps =
-        super::triple_step::conclude_triple_steps(spec, &geometry, &mut pieces, errs);
+    let triple_steps = conclude_triple_steps(spec, &geometry, &mut pieces, errs);
 
     // Promoted types (`+X`) come after every type the file defines, so that letters name the
     // latter; a promoted man counts as the type he moves as where rules name types.
@@ -971,27 +954,6 @@ fn conclude_reserve(
         count: count as u8,
         king_rook_exclusive: or(&spec.reserve_king_rook_exclusive, true),
     })
-}
-
-/// A region of squares (`flagRegionWhite = d4 e4`) as a per-cell table, the same on every
-/// board; an error at the key when a square is off the board.
-pub(crate) fn region_table(
-    given: &Located<String>,
-    g: &Geometry,
-    errs: &mut Vec<VariantError>,
-) -> Vec<bool> {
-    let mut zone = vec![false; g.num_cells()];
-    match parse_square_list(&given.value, g.files as usize, g.ranks as usize) {
-        Ok(squares) => {
-            for (f, r) in squares {
-                for b in 0..g.boards as usize {
-                    zone[g.square(b, f, r).index()] = true;
-                }
-            }
-        }
-        Err(r) => errs.push(given.at.error(r)),
-    }
-    zone
 }
 
 /// Extinction by counts, Fairy-Stockfish's rule: any `extinctionValue` except under

@@ -3,7 +3,7 @@
 //! promoted man, compulsory drops, where some drops may go, and the check counter. The board
 //! code that plays them is `board::hands` (make/unmake, FEN) and `movegen::hands` (filters).
 
-use super::conclude::letter_ids;
+use super::resolve::letter_ids;
 use super::spec::{or, VariantError, VariantSpec};
 use super::PieceDef;
 use crate::types::PieceId;

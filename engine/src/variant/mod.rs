@@ -22,6 +22,7 @@ mod legs;
 pub mod palace;
 pub mod petrify;
 mod reach;
+mod resolve;
 pub mod setup;
 pub mod shogi;
 mod spec;

@@ -4,7 +4,7 @@
 //! (`diagonalLines`) along which some types also move, and bikjang (`bikjangRule`). Fairy-
 //! Stockfish ties each rule to its predefined piece types, so the pieces are found by name.
 
-use super::conclude::region_table;
+use super::resolve::region_table;
 use super::spec::{Located, VariantError};
 use super::tables::PieceMask;
 use super::PieceDef;
