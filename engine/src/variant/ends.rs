@@ -5,7 +5,8 @@
 //! (`extinctionPieceTypes` with `extinctionPieceCount`, `extinctionOpponentPieceCount`,
 //! `extinctionClaim`), connect-N and a full board. The data lives here (concluded from a
 //! definition by `conclude`); the board code that detects the position's ends is
-//! `movegen::ends`, the adjudication of a game `rules::outcome`.
+//! `movegen::ends`, which names every end by its `Termination`, and the adjudication of a
+//! game, with the wording of its result, is `rules::outcome`.
 
 use super::config::GameValue;
 use super::tables::PieceMask;
