@@ -17,13 +17,13 @@
 
 use rayon::prelude::*;
 
+use chimera_engine::movegen::san::parse_san;
 use chimera_engine::registry::builtin;
 use chimera_engine::search::Evaluator;
 use chimera_engine::types::Color;
 use chimera_engine::{Position, VariantRef};
 use chimera_eval::tuning::Params;
 use chimera_eval::VariantEval;
-use chimera_matchplay::san::parse_san;
 
 /// A quiet position and the result of its game for White (1, 0.5 or 0).
 struct Sample {

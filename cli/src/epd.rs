@@ -7,10 +7,10 @@
 use std::io::Write;
 use std::time::Duration;
 
+use chimera_engine::movegen::san::{parse_san, to_san};
 use chimera_engine::registry::Registry;
 use chimera_engine::search::{IterationInfo, Limits, SearchReport, Searcher};
 use chimera_engine::{Move, Position};
-use chimera_matchplay::san::{parse_san, to_san};
 
 use crate::net::Nets;
 

@@ -2,16 +2,13 @@
 //! Chimera's rules as the referee. One module per job: the engine process (`process`), the two
 //! protocol drivers behind one [`player::Player`] trait (`uci_player`, `xboard_player`), the
 //! time control and clocks (`clock`), the game loop and adjudication (`referee`), the openings
-//! (`openings`), PGN (`pgn`) and the SAN it is written in (`san`), the statistics and SPRT
-//! (`stats`), the command line (`config`) and the match itself with its progress lines
-//! (`runner`).
+//! (`openings`), PGN (`pgn`, written in the engine's SAN, `chimera_engine::movegen::san`), the
+//! statistics and SPRT (`stats`), the command line (`config`) and the match itself with its
+//! progress lines (`runner`).
 //!
 //! The crate depends on the engine only, never on `chimera-protocol`: it talks to engines
 //! (Chimera included) as separate processes, so it must not share code with the engine side
-//! of the protocols it drives. SAN lives here because PGN is the crate's own notation; the
-//! engine's GUI dialects speak coordinate notation and never need it. The one other reader of
-//! SAN, the `epd` test-suite tool, is a command-line tool, and the command line
-//! (`chimera-cli`) depends on both this crate and the protocol crate.
+//! of the protocols it drives.
 
 pub mod clock;
 pub mod config;
@@ -21,7 +18,6 @@ pub mod player;
 pub mod process;
 pub mod referee;
 pub mod runner;
-pub mod san;
 pub mod stats;
 pub mod uci_player;
 pub mod xboard_player;

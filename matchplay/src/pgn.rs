@@ -8,11 +8,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use chimera_engine::movegen::san::{parse_san, to_san};
 use chimera_engine::registry::Registry;
 use chimera_engine::{Move, Position};
 
 use crate::referee::GameRecord;
-use crate::san::{parse_san, to_san};
 
 /// The comment that marks a game written in coordinate notation.
 pub const COORDINATE_NOTE: &str =

@@ -8,7 +8,8 @@
 
 use std::time::Duration;
 
-use chimera_engine::rules::Termination;
+use chimera_engine::movegen::san::parse_san;
+use chimera_engine::rules::result_token;
 use chimera_engine::{Color, Move, MoveError, Position};
 
 use crate::clock::Clocks;
@@ -29,13 +30,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The PGN result token.
+    /// The PGN result token, in the engine's one wording of results.
     pub fn pgn(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
+        result_token(match self {
+            Outcome::WhiteWins => Some(Color::White),
+            Outcome::BlackWins => Some(Color::Black),
+            Outcome::Draw => None,
+        })
     }
 
     fn win_for(side: usize) -> Outcome {
@@ -159,7 +160,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
 fn read_move(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     match pos.parse_move(text) {
         Ok(mv) => Ok(mv),
-        Err(e) => crate::san::parse_san(pos, text).ok_or(e),
+        Err(e) => parse_san(pos, text).ok_or(e),
     }
 }
 
@@ -194,21 +195,8 @@ fn verdict(pos: &mut Position) -> Option<(Outcome, Ending, String)> {
             Some(Color::Black) => Outcome::BlackWins,
             None => Outcome::Draw,
         };
-        let reason = match (end.reason, end.winner) {
-            (Termination::Checkmate, Some(w)) => format!("{w:?} mates"),
-            (Termination::RoyalCaptured, Some(w)) => format!("{w:?} captures the last royal piece"),
-            (Termination::Stalemate, Some(w)) => format!("{w:?} wins by stalemate"),
-            (Termination::Stalemate, None) => "Stalemate".into(),
-            (Termination::MoveRule, _) => "Draw by the move-count rule".into(),
-            (Termination::Repetition, None) => "Draw by repetition".into(),
-            // Perpetual check or chase, where the variant forbids them: the other side wins.
-            (Termination::Repetition, Some(w)) => format!("{w:?} wins by repetition"),
-            (Termination::MoveRepetition, Some(w)) => {
-                format!("{w:?} wins: a man was moved back and forth")
-            }
-            (r, w) => format!("{r:?} ({w:?})"),
-        };
-        return Some((outcome, Ending::Rules, reason));
+        // The rules' words, as the engine's own XBoard claim and the web board say them.
+        return Some((outcome, Ending::Rules, end.reason_text().to_string()));
     }
     insufficient_material(pos).then(|| {
         (

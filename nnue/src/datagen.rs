@@ -11,6 +11,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use chimera_engine::rules::result_token;
 use chimera_engine::search::{Evaluator, Limits, Score, Searcher, Silent, SEARCH_STACK_BYTES};
 use chimera_engine::types::Color;
 use chimera_engine::{Position, VariantRef};
@@ -158,11 +159,7 @@ fn play_game(cfg: &DatagenConfig, searcher: &mut Searcher, index: u64) -> Game {
     Game {
         index,
         plies,
-        result: match winner {
-            None => "1/2-1/2",
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-        },
+        result: result_token(winner),
         samples,
     }
 }

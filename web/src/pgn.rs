@@ -1,12 +1,12 @@
-//! PGN for the web board's game: written with the match tool's SAN (or in coordinate
-//! notation where SAN does not read back, one word per turn), and read back through the match
-//! tool's PGN reader, which replays every move through the rules.
+//! PGN for the web board's game: written in the engine's SAN (or in coordinate notation where
+//! SAN does not read back, one word per turn), and read back through the match tool's PGN
+//! reader, which replays every move through the rules.
 
 use std::fmt::Write as _;
 
+use chimera_engine::movegen::san::{parse_san, to_san};
 use chimera_engine::{Move, Position, Registry};
 use chimera_matchplay::pgn::{read_games, replay, today, COORDINATE_NOTE};
-use chimera_matchplay::san::{parse_san, to_san};
 
 /// The PGN text of a game from `start` with `moves`; `names` are White's and Black's.
 pub fn write(start: &Position, moves: &[Move], names: [&str; 2], result: Option<&str>) -> String {

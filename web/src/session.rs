@@ -10,6 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};
 
+use chimera_engine::rules::result_token;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
 use chimera_engine::{Color, Move, Position, Registry};
 use chimera_protocol::options::MULTIPV;
@@ -337,7 +338,7 @@ impl Session {
                 let c = &mut self.clocks[mover.index()];
                 *c -= used;
                 if *c < 0 && self.flagged.is_none() {
-                    let r = if mover == Color::White { "0-1" } else { "1-0" };
+                    let r = result_token(Some(mover.opposite()));
                     self.flagged = Some(format!("{r} (time forfeit)"));
                 }
                 *c += inc as i64;

@@ -1,7 +1,8 @@
-//! Game ends that the position alone decides (the rules are `variant::ends`): capture the flag,
-//! extinction by counts, castle chess's castling and more, judged as Fairy-Stockfish judges
-//! them before any move is listed.
-//! A position that is over has no legal move; its result is [`Position::position_end`].
+//! Why games end ([`Termination`], one name for every layer), and the ends that the position
+//! alone decides (the rules are `variant::ends`): capture the flag, extinction by counts,
+//! castle chess's castling and more, judged as Fairy-Stockfish judges them before any move is
+//! listed. A position that is over has no legal move; its result is [`Position::position_end`].
+//! The whole adjudication of a game, with the wording of its result, is `rules::outcome`.
 
 use super::generate::MoveList;
 use crate::board::position::{Position, CASTLE_BITS};
@@ -10,52 +11,66 @@ use crate::variant::castle_rules::COLOR_RIGHTS;
 use crate::variant::ends::{ConnectRules, FlagRules};
 use crate::variant::GameValue;
 
-/// Which rule ended the game in a position.
+/// Why a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PositionEnd {
-    /// A side's men of some type (or all its men) died out.
+pub enum Termination {
+    /// The side to move has no legal move and is in check.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The side to move has lost its (last) royal man (variants without check rules).
+    RoyalCaptured,
+    /// The variant's move-count rule (`nMoveRule`) ran out.
+    MoveRule,
+    /// The position occurred the variant's number of times (`nFoldRule`).
+    Repetition,
+    /// A side's men of some type died out (`extinctionPieceTypes` and its counts).
     Extinction,
-    /// A side brought its flag men into its flag region.
+    /// A side brought its flag men into its flag region (`flagRegion*`).
     Flag,
     /// A side has its men in a row (`connectN`).
     Connect,
-    /// Both sides passed, one after the other.
+    /// A side moved one man back and forth (janggi's `moveRepetitionIllegal`).
+    MoveRepetition,
+    /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
     DoublePass,
-    /// A side castled in a way that wins, or lost the last of the rights to (`castlingWins`).
+    /// A side castled a winning way, or lost its last right to (`castlingWins`).
     Castling,
-    /// A side gave the last of the checks it had to give (n-check).
+    /// A side gave the last of its checks (n-check, `checkCounting`).
     Checks,
-    /// The kings faced each other and the side to move passed instead of parting them
-    /// (janggi's bikjang).
+    /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
     Bikjang,
-    /// No square is empty (`adjudicateFullBoard`).
+    /// No square is empty (`adjudicateFullBoard`): the material count decides.
     FullBoard,
+    /// The counting rule's count passed its limit (`countingRule`).
+    Counting,
 }
 
 impl Position {
     /// The result for the side to move when the position alone ends the game, and the rule
-    /// that ends it; `None` while the game goes on (always, in variants without such rules).
-    pub fn position_end(&mut self) -> Option<(GameValue, PositionEnd)> {
+    /// that ends it (extinction, the flag, castling, checks, connect-N, a double pass, bikjang
+    /// or a full board); `None` while the game goes on (always, in variants without such rules).
+    pub fn position_end(&mut self) -> Option<(GameValue, Termination)> {
         if !self.variant.has_position_ends() {
             return None;
         }
         self.extinction_end()
-            .map(|v| (v, PositionEnd::Extinction))
-            .or_else(|| self.flag_end().map(|v| (v, PositionEnd::Flag)))
-            .or_else(|| self.castling_end().map(|v| (v, PositionEnd::Castling)))
-            .or_else(|| self.checks_end().map(|v| (v, PositionEnd::Checks)))
-            .or_else(|| self.connect_end().map(|v| (v, PositionEnd::Connect)))
+            .map(|v| (v, Termination::Extinction))
+            .or_else(|| self.flag_end().map(|v| (v, Termination::Flag)))
+            .or_else(|| self.castling_end().map(|v| (v, Termination::Castling)))
+            .or_else(|| self.checks_end().map(|v| (v, Termination::Checks)))
+            .or_else(|| self.connect_end().map(|v| (v, Termination::Connect)))
             .or_else(|| {
                 self.double_pass()
-                    .then_some((GameValue::Draw, PositionEnd::DoublePass))
+                    .then_some((GameValue::Draw, Termination::DoublePass))
             })
             .or_else(|| {
                 self.bikjang_end()
-                    .then_some((GameValue::Draw, PositionEnd::Bikjang))
+                    .then_some((GameValue::Draw, Termination::Bikjang))
             })
             .or_else(|| {
                 (self.variant.adjudicate_full_board() && self.board_full())
-                    .then_some((GameValue::Draw, PositionEnd::FullBoard))
+                    .then_some((GameValue::Draw, Termination::FullBoard))
             })
     }
 

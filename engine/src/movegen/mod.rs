@@ -1,7 +1,9 @@
 //! Move generation: pseudo-legal generation from compiled tables (`generate`), the leg
 //! interpreter for multi-leg moves (`legs`), several boards and turn parts (`boards`), the attack
-//! test and legality filter (`legal`), the drop/hand family's filters (`hands`), the quick may-give-check filter (`checks`), the makruk family's moves (`makruk`), move text
-//! (`notation`), perft (`perft`) and the move list that spills to the heap (`list`).
+//! test and legality filter (`legal`), the drop/hand family's filters (`hands`), the quick
+//! may-give-check filter (`checks`), the makruk family's moves (`makruk`), move text in
+//! coordinate notation (`notation`) and in SAN (`san`), perft (`perft`) and the move list that
+//! spills to the heap (`list`).
 
 mod boards;
 mod checks;
@@ -17,6 +19,7 @@ mod makruk;
 pub mod notation;
 mod palace;
 pub mod perft;
+pub mod san;
 mod shogi;
 mod walls;
 

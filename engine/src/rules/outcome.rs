@@ -1,49 +1,21 @@
-//! Game-end adjudication: whether the game is over in a position, who won and why. The search
-//! scores the same situations itself (it must do so cheaply, at every node); this module is the
-//! complete, slower answer for a game manager, a protocol front-end or a test.
+//! Game-end adjudication: whether the game is over in a position, who won and why
+//! ([`GameEnd`], from [`Position::outcome`]), and the one wording of a result that every front
+//! speaks: the result token (`1-0`) and the reason in words (`checkmate`), shown together as
+//! `1-0 (checkmate)` by the web board and claimed as `1-0 {checkmate}` over XBoard; the match
+//! runner writes the same words in its PGN and progress lines. The search scores the same
+//! situations itself (it must do so cheaply, at every node); this module is the complete,
+//! slower answer for a game manager, a protocol front-end or a test. The rules it applies are
+//! `variant::ends`; the ends the position alone decides are found by `movegen::ends`, which
+//! names every [`Termination`].
 
 use std::fmt;
 
 use crate::board::position::Position;
-use crate::movegen::ends::PositionEnd;
 use crate::types::Color;
 use crate::variant::ends::MaterialCounting;
 use crate::variant::GameValue;
 
-/// Why a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The side to move has no legal move and is in check.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// The side to move has lost its (last) royal man (variants without check rules).
-    RoyalCaptured,
-    /// The variant's move-count rule (`nMoveRule`) ran out.
-    MoveRule,
-    /// The position occurred the variant's number of times (`nFoldRule`).
-    Repetition,
-    /// A side's men of some type died out (`extinctionPieceTypes` and its counts).
-    Extinction,
-    /// A side brought its flag men into its flag region (`flagRegion*`).
-    Flag,
-    /// A side has its men in a row (`connectN`).
-    Connect,
-    /// A side moved one man back and forth (janggi's `moveRepetitionIllegal`).
-    MoveRepetition,
-    /// Both sides passed, one after the other (`pass`, `passOnStalemate`).
-    DoublePass,
-    /// A side castled a winning way, or lost its last right to (`castlingWins`).
-    Castling,
-    /// A side gave the last of its checks (n-check, `checkCounting`).
-    Checks,
-    /// The kings faced each other and the side to move passed (janggi's `bikjangRule`).
-    Bikjang,
-    /// No square is empty (`adjudicateFullBoard`): the material count decides.
-    FullBoard,
-    /// The counting rule's count passed its limit (`countingRule`).
-    Counting,
-}
+pub use crate::movegen::ends::Termination;
 
 /// The end of a game: the winner (`None` for a draw) and the reason.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,14 +26,25 @@ pub struct GameEnd {
     pub reason: Termination,
 }
 
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let result = match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        };
-        let why = match self.reason {
+/// The result token of a game won by `winner` (`None`: drawn), as PGN and both GUI protocols
+/// write it: `1-0`, `0-1` or `1/2-1/2`.
+pub fn result_token(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+impl GameEnd {
+    /// The result token: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        result_token(self.winner)
+    }
+
+    /// Why the game ended, in words: `checkmate`, `repetition`, `flag reached` ...
+    pub fn reason_text(&self) -> &'static str {
+        match self.reason {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::RoyalCaptured => "royal piece captured",
@@ -77,8 +60,19 @@ impl fmt::Display for GameEnd {
             Termination::Bikjang => "bikjang",
             Termination::FullBoard => "the board is full",
             Termination::Counting => "counting rule",
-        };
-        write!(f, "{result} ({why})")
+        }
+    }
+
+    /// The result with its reason as a PGN comment, `1-0 {checkmate}`: XBoard's result claim.
+    pub fn claim(&self) -> String {
+        format!("{} {{{}}}", self.result(), self.reason_text())
+    }
+}
+
+/// The result and its reason, `1-0 (checkmate)`, as the web board shows them.
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.result(), self.reason_text())
     }
 }
 
@@ -260,19 +254,10 @@ impl Position {
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let side = self.side_to_move();
         let v = self.variant().clone();
-        if let Some((value, rule)) = self.position_end() {
+        if let Some((value, reason)) = self.position_end() {
             return Some(GameEnd {
                 winner: winner_for(side, self.counted_if_drawn(value)),
-                reason: match rule {
-                    PositionEnd::Extinction => Termination::Extinction,
-                    PositionEnd::Flag => Termination::Flag,
-                    PositionEnd::Connect => Termination::Connect,
-                    PositionEnd::DoublePass => Termination::DoublePass,
-                    PositionEnd::Castling => Termination::Castling,
-                    PositionEnd::Checks => Termination::Checks,
-                    PositionEnd::Bikjang => Termination::Bikjang,
-                    PositionEnd::FullBoard => Termination::FullBoard,
-                },
+                reason,
             });
         }
         if v.royal_mask() != 0
@@ -326,5 +311,26 @@ impl Position {
             });
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_wording_in_both_forms() {
+        let mate = GameEnd {
+            winner: Some(Color::White),
+            reason: Termination::Checkmate,
+        };
+        assert_eq!(mate.to_string(), "1-0 (checkmate)");
+        assert_eq!(mate.claim(), "1-0 {checkmate}");
+        let repeated = GameEnd {
+            winner: None,
+            reason: Termination::Repetition,
+        };
+        assert_eq!(repeated.claim(), "1/2-1/2 {repetition}");
+        assert_eq!(result_token(Some(Color::Black)), "0-1");
     }
 }

@@ -8,10 +8,19 @@ use std::sync::Arc;
 
 use super::correction::CorrectionHistory;
 use super::history::History;
-use super::worker::NO_MOVE;
 use super::{EvalCache, Evaluator, Value, MAX_PLY};
-use crate::types::{Move, Square};
+use crate::types::{Move, MoveKind, Square};
 use crate::variant::VariantRef;
+
+/// A placeholder for "no move": an empty killer or counter-move slot here, and in the
+/// worker's PV table and paths.
+pub(crate) const NO_MOVE: Move = Move {
+    from: Square::NONE,
+    to: Square::NONE,
+    aux: Square::NONE,
+    kind: MoveKind::Pass,
+    piece: Move::NO_PIECE,
+};
 
 /// Entries in each thread's evaluation cache (a power of two).
 pub(crate) const EVAL_CACHE_SIZE: usize = 1 << 16;

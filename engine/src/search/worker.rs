@@ -12,7 +12,7 @@ use super::busy;
 use super::correction::{CorrectionHistory, CorrectionKeys};
 use super::history::{Slot, HISTORY_MAX};
 use super::see::{see, see_ge, SeeValues};
-use super::thread_data::{ThreadData, EVAL_CACHE_SIZE};
+use super::thread_data::{ThreadData, EVAL_CACHE_SIZE, NO_MOVE};
 use super::time::TimeScale;
 use super::tt::{key_from, move_key, value_from_tt, value_to_tt, Bound, Entry};
 use super::{
@@ -45,15 +45,6 @@ static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
 fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 128 * depth - 100).clamp(0, HISTORY_MAX / 4)
 }
-
-/// A placeholder for "no move" in killer slots and the PV table.
-pub(crate) const NO_MOVE: Move = Move {
-    from: Square::NONE,
-    to: Square::NONE,
-    aux: Square::NONE,
-    kind: MoveKind::Pass,
-    piece: Move::NO_PIECE,
-};
 
 /// The null move: a pass made from a border cell, whose castling mask is empty, so that
 /// making it touches nothing but the side to move, the e.p. square and the counters.

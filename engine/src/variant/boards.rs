@@ -3,8 +3,11 @@
 //! may capture, and the support a capture needs on the destination board). Generation and
 //! legality that use these rules live in `movegen::boards`.
 
+use super::resolve::letter_set;
+use super::spec::{VariantError, VariantSpec};
 use super::tables::PieceMask;
-use crate::types::{PieceId, MAX_BOARDS};
+use super::PieceDef;
+use crate::types::{Geometry, PieceId, MAX_BOARDS};
 
 /// The transfer map of a multi-board variant: from each board, the boards a man may end his
 /// move on (the same square, which must be empty). With several, the mover chooses.
@@ -94,6 +97,41 @@ impl CaptureRules {
     /// True when the rules restrict anything (so that generation must look at captures).
     pub fn restricted(&self) -> bool {
         self.capturers != PieceMask::MAX || self.supporters != 0
+    }
+}
+
+/// The transfer map of a multi-board variant (`boardTransfer`), required with several boards
+/// and meaningless with one.
+pub(crate) fn conclude_transfer(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> Option<TransferRules> {
+    match (&spec.board_transfer, g.boards) {
+        (None, 1) => None,
+        (None, _) => {
+            errs.push(spec.header.error("several boards need boardTransfer"));
+            None
+        }
+        (Some(t), 1) => {
+            errs.push(t.at.error("one board: there is nowhere to transfer to"));
+            None
+        }
+        (Some(t), n) => TransferRules::parse(&t.value, n as usize)
+            .map_err(|r| errs.push(t.at.error(r)))
+            .ok(),
+    }
+}
+
+/// Who may capture (`captureTypes`) and the support a capture needs (`captureSupportTypes`).
+pub(crate) fn conclude_captures(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    errs: &mut Vec<VariantError>,
+) -> CaptureRules {
+    CaptureRules {
+        capturers: letter_set(&spec.capture_types, PieceMask::MAX, pieces, errs),
+        supporters: letter_set(&spec.capture_support_types, 0, pieces, errs),
     }
 }
 

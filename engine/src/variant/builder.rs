@@ -98,6 +98,18 @@ pub(crate) struct Tables {
     pub position_ends: bool,
     /// True when moves do more after the mover lands (see [`Variant::has_after_move_rules`]).
     pub after_move: bool,
+    /// True when generation must take the general path for boards, turn parts or capture
+    /// restrictions (see [`Variant::needs_board_rules`]).
+    pub board_rules: bool,
+    /// True when legal generation has more to do than the moves' own legality (see
+    /// [`Variant::special_legality`]).
+    pub special_legality: bool,
+    /// True when a move has more to do under the makruk family's rules (see
+    /// [`Variant::has_makruk_rules`]).
+    pub makruk_rules: bool,
+    /// True when the legality test sees through the wall a move made (explosions with
+    /// petrification or with the duck, as Fairy-Stockfish's test does).
+    pub sees_through_walls: bool,
 }
 
 impl Tables {
@@ -114,16 +126,17 @@ impl Tables {
         }
         // Explosions, petrification, pseudo-royal men and immunities make a capture more than
         // a plain leap or slide: no pins walked from the royal man, no exchange evaluation.
-        let chesslike = r.blast.is_some()
+        let chesslike = r.chesslike.blast.is_some()
             || r.petrify.is_some()
-            || r.pseudo_royal.is_some()
-            || r.mutually_immune != 0;
+            || r.chesslike.pseudo_royal.is_some()
+            || r.chesslike.mutually_immune != 0;
         let simple_attacks = attacks.iter().all(|a| a.general == 0) && !chesslike;
         // Checks are judged by the mover's type and squares only where attacks are plain leaps
         // and slides on one board and no rule adds to what a move does (succession does: a
         // capture may turn an enemy man into a type with other attacks).
         let g = &r.geometry;
-        let unmade_checks = simple_attacks && r.checking && g.boards == 1 && !r.board_rules;
+        let board_rules = r.transfer.is_some() || r.turns.is_some() || r.captures.restricted();
+        let unmade_checks = simple_attacks && r.checking && g.boards == 1 && !board_rules;
         let check_reach = if unmade_checks && r.succession.is_empty() && !chesslike {
             CheckReach::build(&attacks[0], g)
                 .zip(CheckReach::build(&attacks[1], g))
@@ -147,24 +160,43 @@ impl Tables {
         let passes = r.pass.iter().chain(&r.pass_on_stalemate).any(|&p| p);
         let move_filters = r.hands.filters()
             || r.forbid_checks
-            || !r.drop_checks
+            || !r.drops.checks
             || r.must_capture
             || r.flying_general
             || r.palace.is_some()
             || r.makpong
             || r.cambodian
             || passes
-            || r.drop_region.iter().any(Option::is_some)
+            || r.drops.region.iter().any(Option::is_some)
             || r.mobility.iter().flatten().any(Option::is_some);
+        let ends = &r.ends;
         let bikjang = r.palace.as_ref().is_some_and(|p| p.bikjang);
         let position_ends = r.hands.check_counting
-            || r.flag.is_some()
-            || r.extinction.is_some()
-            || r.connect.is_some()
+            || ends.flag.is_some()
+            || ends.extinction.is_some()
+            || ends.connect.is_some()
             || passes
             || bikjang
-            || r.adjudicate_full_board
+            || ends.adjudicate_full_board
             || r.castle_rules.wins != 0;
+        let special_legality = move_filters
+            || r.castle_rules.wins != 0
+            || r.hands.check_counting
+            || ends.flag.is_some()
+            || ends.extinction.is_some()
+            || ends.connect.is_some()
+            || chesslike
+            || r.walls.is_some()
+            || r.enclosing.is_some()
+            || ends.adjudicate_full_board;
+        let blast = r.chesslike.blast.is_some();
+        // One test on make's common path for every rule that acts after the move itself.
+        let after_move = r.reserve.is_some()
+            || r.enclosing.is_some()
+            || r.counting.is_some()
+            || r.cambodian
+            || r.petrify.is_some()
+            || blast;
         let mut empty_board = vec![Cell::OFF; g.num_cells()];
         for sq in g.squares() {
             empty_board[sq.index()] = Cell::EMPTY;
@@ -180,7 +212,11 @@ impl Tables {
             zobrist: Zobrist::new(g.num_cells()),
             move_filters,
             position_ends,
-            after_move: r.after_move_rules || r.blast.is_some(),
+            after_move,
+            board_rules,
+            special_legality,
+            makruk_rules: r.counting.is_some() || r.cambodian,
+            sees_through_walls: blast && (r.petrify.is_some() || r.walls.is_some()),
         }
     }
 }

@@ -3,7 +3,11 @@
 //! (`extinctionPseudoRoyal`, `extinctionPieceCount`, `dupleCheck`). The board applies them
 //! (`board::make`, `movegen::chesslike`).
 
+use super::config::Dialect;
+use super::resolve::{letter_set, named};
+use super::spec::{or, VariantError, VariantSpec};
 use super::tables::PieceMask;
+use super::PieceDef;
 
 /// A capture explodes: the capturer and every man on the eight squares around the capture
 /// square are removed too, except the spared and immune types.
@@ -27,4 +31,40 @@ pub struct PseudoRoyalRules {
     /// All the men of the extinction types attacked at once also count as check, however
     /// many there are (`dupleCheck`).
     pub duple: bool,
+}
+
+/// The chess-like family's rules of one variant, each absent where the variant does not use it.
+#[derive(Clone, Debug)]
+pub(crate) struct ChesslikeRules {
+    pub blast: Option<BlastRules>,
+    /// Types that may not capture a man of their own type (`mutuallyImmuneTypes`).
+    pub mutually_immune: PieceMask,
+    pub pseudo_royal: Option<PseudoRoyalRules>,
+}
+
+/// The chess-like family's rules: explosions on capture (`blastOnCapture`, with
+/// `blastImmuneTypes`), men that may not take their own kind (`mutuallyImmuneTypes`), and
+/// Fairy-Stockfish's reading of pseudo-royal men (`extinctionPseudoRoyal` in its dialect).
+pub(crate) fn conclude_chesslike(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    extinction_royals: bool,
+    errs: &mut Vec<VariantError>,
+) -> ChesslikeRules {
+    let blast = or(&spec.blast_on_capture, false).then(|| BlastRules {
+        immune: letter_set(&spec.blast_immune_types, 0, pieces, errs),
+        // Fairy-Stockfish spares the men of its predefined pawn, whatever their letter.
+        spared: named(pieces, |p| p.name == "pawn"),
+    });
+    let mutually_immune = letter_set(&spec.mutually_immune_types, 0, pieces, errs);
+    let pseudo_royal =
+        (extinction_royals && spec.dialect == Dialect::FairyStockfish).then(|| PseudoRoyalRules {
+            limit: or(&spec.extinction_piece_count, 0).saturating_add(1),
+            duple: or(&spec.duple_check, false),
+        });
+    ChesslikeRules {
+        blast,
+        mutually_immune,
+        pseudo_royal,
+    }
 }

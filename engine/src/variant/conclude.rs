@@ -3,25 +3,36 @@
 //! become piece ids, defaults that depend on other keys are derived (promotion pawns default to
 //! the pawn types, a hand exists when anything can enter or leave one, ...) and every check
 //! across keys is made. Each problem is reported at the key that caused it.
+//!
+//! [`conclude`] dispatches: each rule family is concluded by a function of its own. It lives in
+//! the family's module (`hands`, `palace`, `shogi`, `triple_step`, `chesslike`, `petrify`,
+//! `boards`, `turns`) except where that module sits below the spec reader, which reads keys
+//! into its types (`ends`, `walls`, `counting`, `castle_rules`), or where the family's data
+//! lives with the [`super::Variant`] itself (promotion, castling, gating, reserve men): those
+//! conclusions are here. What several families read (piece letters, square lists) is resolved
+//! by `resolve`.
 
-use super::boards::{CaptureRules, TransferRules};
+use super::boards::{conclude_captures, conclude_transfer, CaptureRules, TransferRules};
 use super::castle_rules::CastleRules;
 use super::chasing::ChaseRoles;
-use super::chesslike::{BlastRules, PseudoRoyalRules};
+use super::chesslike::{conclude_chesslike, ChesslikeRules};
 use super::compile::{compile_piece_in, LameOblique};
-use super::config::Dialect;
-use super::config::{parse_square_list, GameValue};
+use super::config::{parse_square_list, Dialect, GameValue};
 use super::counting::{CountingRule, CountingRules};
-use super::ends::{ConnectRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules};
-use super::hands::{conclude_hands, HandRules};
-use super::palace::{conclude_palace, PalaceKeys, PalaceRules};
-use super::petrify::PetrifyRules;
+use super::ends::{
+    ConnectRules, EndRules, ExtinctionRules, FlagRules, MaterialCounting, RepetitionRules,
+};
+use super::hands::{conclude_drops, conclude_hands, DropRules, HandRules};
+use super::palace::{conclude_palace, PalaceRules};
+use super::petrify::{conclude_petrify, PetrifyRules};
+use super::resolve::{letter_ids, letter_pairs, letter_set, mask_of, named, present, region_table};
 use super::shogi::{self, ShogiRules};
 use super::spec::{or, predefined_moves, Given, Located, Place, VariantError, VariantSpec};
 use super::tables::{PieceMask, EN_PASSANT};
-use super::turns::TurnRules;
-use super::walls::{EnclosingRules, WallRules, WallingRule};
-use super::{CastlingRules, DropRule, GatingRules, PieceDef, PromotionRules, ReserveRules};
+use super::triple_step::conclude_triple_steps;
+use super::turns::{conclude_turns, TurnRules};
+use super::walls::{EnclosingRules, WallRules};
+use super::{CastlingRules, GatingRules, PieceDef, PromotionRules, ReserveRules};
 use crate::types::{Geometry, PieceId, MAX_BOARD_SIDE};
 
 /// The standard start position, for a definition that gives none.
@@ -36,95 +47,64 @@ pub(crate) struct Rules {
     pub geometry: Geometry,
     pub pieces: Vec<PieceDef>,
     pub start_fen: String,
-    pub castling: Option<CastlingRules>,
+    pub royal_mask: PieceMask,
+    pub virgin_keyed: PieceMask,
+    pub succession: Vec<(PieceId, PieceId)>,
+    pub extinction_royals: bool,
+    pub extinction_types: PieceMask,
     pub promotion: PromotionRules,
+    pub shogi: ShogiRules,
     pub ep_types: PieceMask,
+    /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
+    pub ep_region: [Option<Vec<bool>>; 2],
+    pub initial_region: Option<[Vec<bool>; 2]>,
+    /// Per colour, where a pawn may step three squares (`tripleStepRegion*`).
+    pub triple_steps: Option<[Vec<bool>; 2]>,
+    pub pawn_like: [PieceMask; 2],
+    pub castling: Option<CastlingRules>,
+    pub castle_rules: CastleRules,
     pub gating: Option<GatingRules>,
     pub reserve: Option<ReserveRules>,
     pub transfer: Option<TransferRules>,
     pub captures: CaptureRules,
     pub turns: Option<TurnRules>,
-    pub board_rules: bool,
-    pub drops: bool,
-    pub drop_types: PieceMask,
-    pub drop_rule: DropRule,
-    pub drop_valuable: PieceMask,
-    pub bare_king_stalemate: GameValue,
+    /// Which men may be dropped, and where (`variant::hands`).
+    pub drops: DropRules,
     pub captures_to_hand: bool,
     pub has_hand: bool,
-    pub virgin_keyed: PieceMask,
-    pub succession: Vec<(PieceId, PieceId)>,
-    pub extinction_royals: bool,
-    pub extinction_types: PieceMask,
-    pub extinction_value: GameValue,
-    pub extinction: Option<ExtinctionRules>,
-    pub flag: Option<FlagRules>,
-    pub royal_mask: PieceMask,
+    /// The drop/hand family's rules and n-check (`variant::hands`).
+    pub hands: HandRules,
     pub checking: bool,
     pub forbid_checks: bool,
-    pub drop_checks: bool,
     pub must_capture: bool,
-    pub initial_region: Option<[Vec<bool>; 2]>,
-    pub drop_region: [Option<Vec<bool>>; 2],
-    /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
-    pub ep_region: [Option<Vec<bool>>; 2],
-    pub first_rank_pawn_drops: bool,
-    /// Per colour, the types whose drops `firstRankPawnDrops` and `promotionZonePawnDrops`
-    /// restrict: Fairy-Stockfish's predefined pawn only (not elgam's soldiers), Chimera's
-    /// promoting types.
-    pub drop_pawns: [PieceMask; 2],
-    pub promotion_zone_pawn_drops: bool,
     pub flying_general: bool,
     /// Per colour: a side may pass (`pass`), or may pass when it has no other move
     /// (`passOnStalemate`).
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
-    pub connect: Option<ConnectRules>,
+    /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
+    pub mobility: Vec<[Option<Vec<bool>>; 2]>,
+    /// How the game ends (`variant::ends`).
+    pub ends: EndRules,
+    /// Explosions, immunity and pseudo-royal men (`variant::chesslike`).
+    pub chesslike: ChesslikeRules,
+    /// Capturers turned into walls (`variant::petrify`).
+    pub petrify: Option<PetrifyRules>,
     /// Board games: the wall each move places, whether FEN `*` is a wall, reversi/ataxx drops.
     pub walls: Option<WallRules>,
     pub fen_walls: bool,
     pub enclosing: Option<EnclosingRules>,
-    pub free_drops: bool,
-    pub adjudicate_full_board: bool,
-    pub after_move_rules: bool,
-    /// Per piece type and colour, the squares it may move to (`mobilityRegion...`).
-    pub mobility: Vec<[Option<Vec<bool>>; 2]>,
-    /// Legal generation must first ask for a position end or strike moves off afterwards.
-    pub special_legality: bool,
-    pub n_move_rule: u32,
-    pub n_fold_rule: u32,
-    pub repetition: RepetitionRules,
-    pub material_counting: MaterialCounting,
-    pub stalemate_piece_count: bool,
-    pub stalemate_value: GameValue,
-    pub checkmate_value: GameValue,
-    pub pawn_like: [PieceMask; 2],
-    pub template: String,
-    pub piece_to_char_table: Option<String>,
-    pub pocket_size: u32,
-    pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
-    pub shogi: ShogiRules,
-    /// The drop/hand family's rules and n-check (`variant::hands`).
-    pub hands: HandRules,
-    pub chess960: bool,
-    pub blast: Option<BlastRules>,
-    pub mutually_immune: PieceMask,
-    pub pseudo_royal: Option<PseudoRoyalRules>,
-    /// Capturers turned into walls (`variant::petrify`).
-    pub petrify: Option<PetrifyRules>,
-    /// The legality test sees through the wall a move made (explosions with petrification
-    /// or with the duck, as Fairy-Stockfish's test does).
-    pub sees_through_walls: bool,
     /// Xiangqi and janggi rules (soldiers, janggi cannons, palace diagonals, bikjang).
     pub palace: Option<PalaceRules>,
     pub counting: Option<CountingRules>,
     pub makpong: bool,
     pub cambodian: bool,
     pub shatar_mate: bool,
-    pub makruk_rules: bool,
-    /// Per colour, where a pawn may step three squares (`tripleStepRegion*`).
-    pub triple_steps: Option<[Vec<bool>; 2]>,
-    pub castle_rules: CastleRules,
+    pub chess960: bool,
+    pub template: String,
+    pub piece_to_char_table: Option<String>,
+    pub pocket_size: u32,
+    pub piece_values: Vec<(char, Option<i32>, Option<i32>)>,
 }
 
 /// Concludes the rules of `spec`; `source` names where the definition came from.
@@ -142,238 +122,87 @@ pub(crate) fn conclude(spec: &VariantSpec, source: &str) -> Result<Rules, Vec<Va
     }
 }
 
-/// The piece ids of `letters` (`*` is every piece, as in Fairy-Stockfish's piece sets), or the
-/// first letter that names no piece.
-pub(crate) fn letter_ids(pieces: &[PieceDef], letters: &[char]) -> Result<Vec<PieceId>, String> {
-    let mut out = Vec::new();
-    for &l in letters {
-        if l == '*' {
-            out.extend((0..pieces.len()).map(|i| PieceId(i as u8)));
-            continue;
-        }
-        let i = pieces
-            .iter()
-            .position(|p| p.letter == l.to_ascii_uppercase())
-            .ok_or_else(|| format!("no piece '{l}'"))?;
-        out.push(PieceId(i as u8));
-    }
-    Ok(out)
-}
-
 /// Where a key was given, if it was.
 fn place<T>(given: &Given<T>) -> Option<Place> {
     given.as_ref().map(|g| g.at.clone())
 }
 
-fn mask_of(ids: &[PieceId]) -> PieceMask {
-    ids.iter().fold(0, |m, id| m | 1 << id.0)
-}
-
-/// The pieces of a letter set. A set written in the file must name existing pieces (each
-/// other letter is an error there); `default` keeps only the letters this variant has.
-fn letter_set(
-    given: &Given<Vec<char>>,
-    default: PieceMask,
-    pieces: &[PieceDef],
-    errs: &mut Vec<VariantError>,
-) -> PieceMask {
-    let Some(set) = given else { return default };
-    let mut mask = 0;
-    for l in &set.value {
-        match letter_ids(pieces, &[*l]) {
-            Ok(ids) => mask |= mask_of(&ids),
-            Err(reason) => errs.push(set.at.error(reason)),
-        }
-    }
-    mask
-}
-
-/// The pieces that pass `test`.
-fn named(pieces: &[PieceDef], test: impl Fn(&PieceDef) -> bool) -> PieceMask {
-    pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| test(p))
-        .fold(0, |m, (i, _)| m | 1 << i)
-}
-
-/// The pieces among `letters` that this variant has (for defaults, which never err).
-fn present(pieces: &[PieceDef], letters: &str) -> PieceMask {
-    letters
-        .chars()
-        .filter_map(|l| letter_ids(pieces, &[l]).ok())
-        .fold(0, |m, ids| m | mask_of(&ids))
-}
-
+/// The families one after the other, in the order their data depends on: the board, the
+/// pieces and the type sets named before any promoted type exists, promotion (whose errors
+/// end the build), then the rest. A family that reads another's conclusion comes after it.
 fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>) -> Option<Rules> {
-    // Everything else depends on the board size, so a bad size ends the build here.
-    let files = or(&spec.max_file, 7) + 1;
-    let ranks = or(&spec.max_rank, 7) + 1;
-    let boards = or(&spec.boards, 1);
-    let geometry = match Geometry::new(files as u8, ranks as u8, boards.min(255) as u8) {
-        Ok(g) => g,
-        Err(e) => {
-            let at = place(&spec.boards)
-                .or_else(|| place(&spec.max_file))
-                .or_else(|| place(&spec.max_rank))
-                .unwrap_or_else(|| spec.header.clone());
-            errs.push(at.error(e));
-            return None;
-        }
-    };
-
-    let mut pieces = compile_pieces(spec, &geometry, errs)?;
-    let transfer = conclude_transfer(spec, &geometry, errs);
-    let captures = CaptureRules {
-        capturers: letter_set(&spec.capture_types, PieceMask::MAX, &pieces, errs),
-        supporters: letter_set(&spec.capture_support_types, 0, &pieces, errs),
-    };
-    let turns = spec.turn_parts.as_ref().and_then(|parts| {
-        // Parts are separated by spaces, so each is read as its own letter set.
-        let masks =
-            |given: &Given<Vec<Vec<char>>>, errs: &mut Vec<VariantError>| -> Vec<PieceMask> {
-                let Some(words) = given else {
-                    return Vec::new();
-                };
-                let mut out = Vec::new();
-                for word in &words.value {
-                    let mut mask = 0;
-                    for l in word {
-                        match letter_ids(&pieces, &[*l]) {
-                            Ok(ids) => mask |= mask_of(&ids),
-                            Err(reason) => errs.push(words.at.error(reason)),
-                        }
-                    }
-                    out.push(mask);
-                }
-                out
-            };
-        let every = masks(&spec.turn_parts, errs);
-        let opening = masks(&spec.first_turn_parts, errs);
-        TurnRules::new(every, opening)
-            .map_err(|r| errs.push(parts.at.error(r)))
-            .ok()
-    });
-    let fsf = spec.dialect == Dialect::FairyStockfish;
-    // Fairy-Stockfish's pawns are the men of its predefined pawn, whatever their letter, and
-    // a custom piece with `e` in its moves captures en passant; Chimera's are the men lettered p.
-    let default_pawns = if fsf {
-        named(&pieces, |p| p.name == "pawn")
-    } else {
-        present(&pieces, "p")
-    };
-    let pawn_types = letter_set(&spec.pawn_types, default_pawns, &pieces, errs);
-    let promo_pawns = letter_set(&spec.promotion_pawn_types, pawn_types, &pieces, errs);
-    // A colour's own set (`promotionPawnTypesBlack`) overrides the plain one for that colour.
-    let by_color = |own: &[Given<Vec<char>>; 2], shared: PieceMask, errs: &mut Vec<_>| {
-        [0, 1].map(|c| letter_set(&own[c], shared, &pieces, errs))
-    };
-    let promo_pawns = by_color(&spec.promotion_pawn_types_by_color, promo_pawns, errs);
-    let default_ep = if fsf {
-        pawn_types
-            | named(&pieces, |p| {
-                p.name.starts_with("customPiece") && p.betza.contains('e')
-            })
-    } else {
-        pawn_types
-    };
-    let ep_capturers = letter_set(&spec.en_passant_types, default_ep, &pieces, errs);
-    let ep_capturers = by_color(&spec.en_passant_types_by_color, ep_capturers, errs);
-    let n_move_types = letter_set(&spec.n_move_rule_types, pawn_types, &pieces, errs);
-    let n_move_types = by_color(&spec.n_move_rule_types_by_color, n_move_types, errs);
-    let drop_types = letter_set(&spec.drop_piece_types, PieceMask::MAX, &pieces, errs);
-    let drop_valuable = letter_set(&spec.drop_rule_valuable, 0, &pieces, errs);
-    let extinction_types = letter_set(&spec.extinction_piece_types, 0, &pieces, errs);
-
-    if let Some(h) = &spec.hurdle_types {
-        // `p:ot o:pt`: a piece letter, then the letters of the men it may hop over.
-        for (who, over) in &h.value {
-            match (letter_ids(&pieces, &[*who]), letter_ids(&pieces, over)) {
-                (Ok(hopper), Ok(screens)) => pieces[hopper[0].index()].hurdles = mask_of(&screens),
-                _ => errs.push(h.at.error(format!(
-                    "'{who}:{}' is not piece:letters of existing pieces",
-                    over.iter().collect::<String>()
-                ))),
-            }
-        }
-    }
-    // Only the e.p. capturers keep the e.p. mode of their moves.
-    for (i, p) in pieces.iter_mut().enumerate() {
-        for (c, m) in p.moves.iter_mut().enumerate() {
-            if ep_capturers[c] & (1 << i) == 0 {
-                for l in m.leaps.iter_mut() {
-                    l.mode &= !EN_PASSANT;
-                }
-                for r in m.rays.iter_mut() {
-                    r.mode &= !EN_PASSANT;
-                }
-            }
-        }
-    }
-
-    let triple_steps =
-        super::triple_step::conclude_triple_steps(spec, &geometry, &mut pieces, errs);
+    let geometry = conclude_geometry(spec, errs)?;
+    let g = &geometry;
+    let mut pieces = compile_pieces(spec, g, errs)?;
+    let transfer = conclude_transfer(spec, g, errs);
+    let captures = conclude_captures(spec, &pieces, errs);
+    let turns = conclude_turns(spec, &pieces, errs);
+    let sets = TypeSets::read(spec, &pieces, errs);
+    apply_hurdle_types(spec, &mut pieces, errs);
+    keep_en_passant_modes(&mut pieces, sets.en_passant);
+    let triple_steps = conclude_triple_steps(spec, g, &mut pieces, errs);
 
     // Promoted types (`+X`) come after every type the file defines, so that letters name the
     // latter; a promoted man counts as the type he moves as where rules name types.
     let mut shogi = shogi::add_promoted_types(spec, &mut pieces, errs);
-    let extinction_types = shogi.spread(extinction_types);
-
-    // Pairs of piece letters (`p:n s:h`) as pairs of piece ids.
-    let id_pairs = |given: &Given<Vec<(char, char)>>, errs: &mut Vec<VariantError>| {
-        let mut out = Vec::new();
-        if let Some(pairs) = given {
-            for &(a, b) in &pairs.value {
-                match letter_ids(&pieces, &[a, b]) {
-                    Ok(ids) => out.push((ids[0], ids[1])),
-                    Err(reason) => errs.push(pairs.at.error(reason)),
-                }
-            }
-        }
-        out
-    };
-    let targets = id_pairs(&spec.promotion_targets, errs);
-    let succession = id_pairs(&spec.succession, errs);
+    let extinction_types = shogi.spread(sets.extinction);
+    let targets = letter_pairs(&spec.promotion_targets, &pieces, errs);
+    let succession = letter_pairs(&spec.succession, &pieces, errs);
     let extinction_royals = or(&spec.extinction_pseudo_royal, false);
     if extinction_royals {
         for (i, p) in pieces.iter_mut().enumerate() {
             p.royal |= extinction_types & (1 << i) != 0;
         }
     }
-    let target_pawns = targets.iter().fold(0u32, |m, (p, _)| m | 1 << p.0);
-    let promo_pawns = promo_pawns.map(|m| m | target_pawns);
-    let mut promotion = conclude_promotion(spec, &geometry, &pieces, promo_pawns, errs)?;
-    for (pawn, target) in targets {
-        promotion.targets[pawn.index()] = Some(target);
-    }
-    shogi::finish(&mut shogi, spec, &geometry, &pieces, &mut promotion, errs);
+    let mut promotion = conclude_promotion(spec, g, &pieces, sets.promoting, &targets, errs)?;
+    shogi::finish(&mut shogi, spec, g, &pieces, &mut promotion, errs);
     shogi.mark_movers(&mut pieces);
-    let mut castling = conclude_castling(spec, &geometry, &pieces, errs);
+
+    let chesslike = conclude_chesslike(spec, &pieces, extinction_royals, errs);
+    let pseudo_royals = chesslike
+        .pseudo_royal
+        .as_ref()
+        .map_or(0, |_| extinction_types);
+    let castling = conclude_castling(spec, g, &pieces, pseudo_royals, errs);
     let gating = conclude_gating(spec, &pieces, errs);
-    let drops = or(&spec.piece_drops, false);
     let captures_to_hand = or(&spec.captures_to_hand, false);
     let reserve = conclude_reserve(spec, &pieces, errs);
+    let start_fen = conclude_start_fen(spec, castling.is_some() || gating.is_some());
+    let initial_region = conclude_initial_region(spec, g, errs);
+    let promoting = promotion.pawns_by_color;
+    let drops = conclude_drops(
+        spec,
+        g,
+        &pieces,
+        sets.drops,
+        sets.drop_valuable,
+        promoting,
+        errs,
+    );
+    let ep_region = conclude_ep_region(spec, g, errs);
+    let mobility = conclude_mobility(spec, g, &pieces, &shogi, errs);
+    let palace = conclude_palace(spec, &mobility, &mut pieces, g, errs);
+    let ends = conclude_ends(
+        spec,
+        g,
+        &pieces,
+        extinction_types,
+        &shogi,
+        palace.as_ref(),
+        errs,
+    );
+    let hands = conclude_hands(spec, &pieces, captures_to_hand, &mut promotion, errs);
+    let (pass, pass_on_stalemate) = conclude_passing(spec);
+    let walls = conclude_walls(spec, g, errs);
+    let pseudo_royal = chesslike.pseudo_royal.is_some();
+    let petrify = conclude_petrify(spec, &pieces, walls.as_ref(), pseudo_royal, errs);
+    let enclosing = conclude_enclosing(spec, g, errs);
 
-    let mut piece_values: Vec<(char, Option<i32>, Option<i32>)> = Vec::new();
-    let mg = or(&spec.piece_value_mg, Vec::new());
-    let eg = or(&spec.piece_value_eg, Vec::new());
-    for &(l, v) in &mg {
-        piece_values.push((l, Some(v), eg.iter().find(|e| e.0 == l).map(|e| e.1)));
-    }
-    for &(l, v) in &eg {
-        if !piece_values.iter().any(|p| p.0 == l) {
-            piece_values.push((l, None, Some(v)));
-        }
-    }
-
-    let mut start_fen = or(&spec.start_fen, CHESS_START.to_string());
-    if fsf && castling.is_none() && gating.is_none() && !or(&spec.cambodian_moves, false) {
-        // Fairy-Stockfish ignores castling rights in a variant without castling (its files
-        // inherit start positions that have them).
-        start_fen = without_castling_rights(&start_fen);
-    }
+    let fsf = spec.dialect == Dialect::FairyStockfish;
+    // `checking = false`: Fairy-Stockfish forbids giving check; Chimera drops the check rule.
+    let checking_key = or(&spec.checking, true);
     // Free drops (ataxx) take no man from a hand.
-    let has_hand = drops && !or(&spec.free_drops, false)
+    let has_hand = drops.allowed && !drops.free
         || captures_to_hand
         || gating.is_some()
         || start_fen.contains('[');
@@ -382,300 +211,83 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let virgin_keyed = if gating.is_some() || or(&spec.cambodian_moves, false) {
         u32::MAX
     } else {
-        pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.has_initial_moves)
-            .fold(0u32, |m, (i, _)| m | 1 << i)
+        named(&pieces, |p| p.has_initial_moves)
     };
-    // `checking = false`: Fairy-Stockfish forbids giving check; Chimera drops the check rule.
-    let checking_key = or(&spec.checking, true);
-    let checking = checking_key || fsf;
-    let forbid_checks = !checking_key && fsf;
-    let drop_checks = or(&spec.drop_checks, true);
-    let must_capture = or(&spec.must_capture, false);
-    // Initial moves by region: Fairy-Stockfish's reading, and Chimera's where a region is given.
-    let initial_region = (fsf || spec.double_step_region_by_color.iter().any(Option::is_some))
-        .then(|| conclude_initial_region(spec, &geometry, errs));
-    let extinction = conclude_extinction(spec, &pieces, extinction_types, errs);
-    let flag = conclude_flag(spec, &geometry, &pieces, errs).map(|mut f| {
-        f.pieces = f.pieces.map(|m| shogi.spread(m));
-        f
-    });
-    let drop_region = [0, 1].map(|c| {
-        spec.drop_region_by_color[c]
-            .as_ref()
-            .map(|r| region_table(r, &geometry, errs))
-    });
-    let ep_region = [0, 1].map(|c| {
-        spec.en_passant_region_by_color[c]
-            .as_ref()
-            .or(spec.en_passant_region.as_ref())
-            .map(|r| region_table(r, &geometry, errs))
-    });
-    let flying_general = or(&spec.flying_general, false);
-    let connect = conclude_connect(spec, &geometry, &pieces, errs);
-    let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
-    for (color, name, region) in &spec.mobility_regions {
-        // A region for a piece the variant does not have is Fairy-Stockfish's "no effect".
-        if let Some(i) = pieces.iter().position(|p| &p.name == name) {
-            mobility[i][*color] = Some(region_table(region, &geometry, errs));
-        }
-    }
-    shogi.copy_to_promoted(&mut mobility);
-    let king_type = or(&spec.king_type, "king".to_string());
-    let palace_keys = PalaceKeys {
-        confined: mobility
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.iter().any(Option::is_some))
-            .fold(0, |m, (i, _)| m | 1 << i),
-        soldier_rank: spec.soldier_promotion_rank.as_ref().map(|r| r.value),
-        diagonal_lines: spec.diagonal_lines.as_ref(),
-        bikjang: or(&spec.bikjang_rule, false),
-        king_type: &king_type,
-    };
-    let palace = conclude_palace(&palace_keys, &mut pieces, &geometry, errs);
-    let chasing = or(&spec.chasing_rule, false)
-        .then(|| ChaseRoles::of(&pieces, palace.as_ref().map_or(0, |p| p.soldier_rank)));
-    let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
-    let pass_on_stalemate = [0, 1].map(|c| {
-        or(
-            &spec.pass_on_stalemate_by_color[c],
-            or(&spec.pass_on_stalemate, false),
-        )
-    });
-    let mut hands = conclude_hands(spec, &pieces, captures_to_hand, promotion.pawn_types, errs);
-    if hands.sittuyin_promotion {
-        // Sittuyin's pawns promote only by its own promotion move, from the zone.
-        let cells = geometry.num_cells();
-        hands.sittuyin_zone = std::mem::replace(
-            &mut promotion.zone,
-            [vec![false; cells], vec![false; cells]],
-        );
-    }
-    let filters = hands.filters()
-        || pass.iter().chain(&pass_on_stalemate).any(|&p| p)
-        || forbid_checks
-        || !drop_checks
-        || must_capture
-        || flying_general
-        || palace.is_some()
-        || or(&spec.makpong_rule, false)
-        || or(&spec.cambodian_moves, false)
-        || drop_region.iter().any(Option::is_some)
-        || mobility.iter().flatten().any(Option::is_some);
-    let (blast, mutually_immune, pseudo_royal) =
-        conclude_chesslike(spec, &pieces, extinction_royals, errs);
-    if let (Some(c), Some(_)) = (castling.as_mut(), &pseudo_royal) {
-        if extinction_types & (1 << c.king.0) != 0 {
-            c.path_guarded = false;
-            c.path_pseudo_royal = true;
-        }
-    }
-    let walls = conclude_walls(spec, &geometry, errs);
-    let petrify = conclude_petrify(spec, &pieces, &walls, &pseudo_royal, errs);
-    let sees_through_walls = blast.is_some() && (petrify.is_some() || walls.is_some());
-    let enclosing = conclude_enclosing(spec, &geometry, errs);
     // Fairy-Stockfish writes a wall as `*` in the placement field, where Chimera's own dialect
     // marks a man that has moved.
     let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen)) || petrify.is_some();
-    let free_drops = or(&spec.free_drops, false);
-    let adjudicate_full_board = or(&spec.adjudicate_full_board, false);
-    let castle_rules = CastleRules {
-        wins: or(&spec.castling_wins, 0),
-        opposite: or(&spec.opposite_castling, false),
-    };
-    let special_legality = filters
-        || castle_rules.wins != 0
-        || hands.check_counting
-        || flag.is_some()
-        || extinction.is_some()
-        || connect.is_some()
-        || blast.is_some()
-        || petrify.is_some()
-        || mutually_immune != 0
-        || pseudo_royal.is_some()
-        || walls.is_some()
-        || enclosing.is_some()
-        || adjudicate_full_board;
-    let royal_mask = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.royal)
-        .fold(0u32, |m, (i, _)| m | 1 << i);
-    let board_rules = transfer.is_some() || turns.is_some() || captures.restricted();
-    let counting = match or(&spec.counting_rule, CountingRule::None) {
-        CountingRule::None => None,
-        rule => Some(CountingRules {
-            rule,
-            pawns: named(&pieces, |p| p.name == "pawn"),
-            rooks: named(&pieces, |p| p.name == "rook"),
-            khons: named(&pieces, |p| p.name == "silver"),
-            knights: named(&pieces, |p| p.name == "knight"),
-        }),
-    };
-    let cambodian = or(&spec.cambodian_moves, false);
-    // One test on make's common path for every rule that acts after the move itself.
-    let after_move_rules = reserve.is_some()
-        || enclosing.is_some()
-        || counting.is_some()
-        || cambodian
-        || petrify.is_some();
-
-    let drop_pawns = if fsf {
-        [named(&pieces, |p| p.name == "pawn"); 2]
-    } else {
-        promotion.pawns_by_color
-    };
     Some(Rules {
         name: spec.name.clone(),
         source: source.to_string(),
+        royal_mask: named(&pieces, |p| p.royal),
+        virgin_keyed,
         geometry,
-        pieces,
         start_fen,
-        castling,
+        succession,
+        extinction_royals,
+        extinction_types,
         promotion,
-        ep_types: pawn_types,
+        shogi,
+        ep_types: sets.pawns,
+        ep_region,
+        initial_region,
+        triple_steps,
+        pawn_like: sets.n_move,
+        castling,
+        castle_rules: conclude_castle_rules(spec),
         gating,
         reserve,
         transfer,
         captures,
         turns,
-        board_rules,
         drops,
-        drop_types,
-        drop_rule: or(&spec.drop_rule, DropRule::Free),
-        drop_valuable,
-        bare_king_stalemate: or(&spec.bare_king_stalemate_value, GameValue::None),
         captures_to_hand,
         has_hand,
-        virgin_keyed,
-        succession,
-        extinction_royals,
-        extinction_types,
-        extinction_value: or(&spec.extinction_value, GameValue::None),
-        extinction,
-        flag,
-        royal_mask,
-        checking,
-        forbid_checks,
-        drop_checks,
-        must_capture,
-        initial_region,
-        drop_region,
-        ep_region,
-        first_rank_pawn_drops: or(&spec.first_rank_pawn_drops, false),
-        drop_pawns,
-        promotion_zone_pawn_drops: or(&spec.promotion_zone_pawn_drops, false),
-        flying_general,
+        hands,
+        checking: checking_key || fsf,
+        forbid_checks: !checking_key && fsf,
+        must_capture: or(&spec.must_capture, false),
+        flying_general: or(&spec.flying_general, false),
         pass,
         pass_on_stalemate,
-        connect,
+        mobility,
+        ends,
+        chesslike,
+        petrify,
         walls,
         fen_walls,
         enclosing,
-        free_drops,
-        adjudicate_full_board,
-        after_move_rules,
-        mobility,
-        special_legality,
-        n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
-        n_fold_rule: or(&spec.n_fold_rule, 3),
-        repetition: RepetitionRules {
-            value: or(&spec.n_fold_value, GameValue::Draw),
-            absolute: or(&spec.n_fold_value_absolute, false),
-            perpetual_check_illegal: or(&spec.perpetual_check_illegal, false),
-            chasing,
-            move_repetition_illegal: or(&spec.move_repetition_illegal, false),
-        },
-        material_counting: or(&spec.material_counting, MaterialCounting::None),
-        stalemate_piece_count: or(&spec.stalemate_piece_count, false),
-        stalemate_value: or(&spec.stalemate_value, GameValue::Draw),
-        checkmate_value: or(&spec.checkmate_value, GameValue::Loss),
-        pawn_like: n_move_types,
+        palace,
+        counting: conclude_counting(spec, &pieces),
+        makpong: or(&spec.makpong_rule, false),
+        cambodian: or(&spec.cambodian_moves, false),
+        shatar_mate: or(&spec.shatar_mate_rule, false),
+        chess960: or(&spec.chess960, false),
         template: or(&spec.variant_template, "fairy".to_string()),
         piece_to_char_table: spec.piece_to_char_table.as_ref().map(|t| t.value.clone()),
         pocket_size: or(&spec.pocket_size, 0),
-        piece_values,
-        shogi,
-        hands,
-        chess960: or(&spec.chess960, false),
-        blast,
-        mutually_immune,
-        pseudo_royal,
-        petrify,
-        sees_through_walls,
-        palace,
-        counting: counting.clone(),
-        makpong: or(&spec.makpong_rule, false),
-        cambodian,
-        shatar_mate: or(&spec.shatar_mate_rule, false),
-        makruk_rules: counting.is_some() || cambodian,
-        triple_steps,
-        castle_rules,
+        piece_values: read_piece_values(spec),
+        pieces,
     })
 }
 
-/// The chess-like family's rules: explosions on capture (`blastOnCapture`, with
-/// `blastImmuneTypes`), men that may not take their own kind (`mutuallyImmuneTypes`), and
-/// Fairy-Stockfish's reading of pseudo-royal men (`extinctionPseudoRoyal` in its dialect).
-fn conclude_chesslike(
-    spec: &VariantSpec,
-    pieces: &[PieceDef],
-    extinction_royals: bool,
-    errs: &mut Vec<VariantError>,
-) -> (Option<BlastRules>, PieceMask, Option<PseudoRoyalRules>) {
-    let blast = or(&spec.blast_on_capture, false).then(|| BlastRules {
-        immune: letter_set(&spec.blast_immune_types, 0, pieces, errs),
-        // Fairy-Stockfish spares the men of its predefined pawn, whatever their letter.
-        spared: named(pieces, |p| p.name == "pawn"),
-    });
-    let mutually_immune = letter_set(&spec.mutually_immune_types, 0, pieces, errs);
-    let pseudo_royal =
-        (extinction_royals && spec.dialect == Dialect::FairyStockfish).then(|| PseudoRoyalRules {
-            limit: or(&spec.extinction_piece_count, 0).saturating_add(1),
-            duple: or(&spec.duple_check, false),
-        });
-    (blast, mutually_immune, pseudo_royal)
-}
-
-/// Petrification (`petrifyOnCaptureTypes`, `petrifyBlastPieces`). Refused where
-/// Fairy-Stockfish leaves it undefined: a true king that would turn into a wall, and the
-/// duck, whose move lifts every wall.
-fn conclude_petrify(
-    spec: &VariantSpec,
-    pieces: &[PieceDef],
-    walls: &Option<WallRules>,
-    pseudo_royal: &Option<PseudoRoyalRules>,
-    errs: &mut Vec<VariantError>,
-) -> Option<PetrifyRules> {
-    let given = spec.petrify_on_capture_types.as_ref()?;
-    let types = letter_set(&spec.petrify_on_capture_types, 0, pieces, errs);
-    if types == 0 {
-        return None;
+/// The board size (`maxFile`, `maxRank`, `boards`). Everything else depends on it, so a bad
+/// size ends the build.
+fn conclude_geometry(spec: &VariantSpec, errs: &mut Vec<VariantError>) -> Option<Geometry> {
+    let files = or(&spec.max_file, 7) + 1;
+    let ranks = or(&spec.max_rank, 7) + 1;
+    let boards = or(&spec.boards, 1);
+    match Geometry::new(files as u8, ranks as u8, boards.min(255) as u8) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            let at = place(&spec.boards)
+                .or_else(|| place(&spec.max_file))
+                .or_else(|| place(&spec.max_rank))
+                .unwrap_or_else(|| spec.header.clone());
+            errs.push(at.error(e));
+            None
+        }
     }
-    let royal_king = pieces
-        .iter()
-        .enumerate()
-        .any(|(i, p)| p.royal && types & (1 << i) != 0 && pseudo_royal.is_none());
-    if royal_king {
-        errs.push(
-            given
-                .at
-                .error("a royal man may not turn into a wall (petrifyOnCaptureTypes)"),
-        );
-    }
-    if walls.as_ref().is_some_and(|w| w.rule == WallingRule::Duck) {
-        errs.push(given.at.error(
-            "petrifyOnCaptureTypes together with wallingRule = duck is not supported \
-             (the duck's move lifts every wall)",
-        ));
-    }
-    Some(PetrifyRules {
-        types,
-        blast_pieces: or(&spec.petrify_blast_pieces, false),
-    })
 }
 
 /// Every piece's moves compiled for the board; `None` when the variant has no pieces.
@@ -721,36 +333,113 @@ fn compile_pieces(
     Some(out)
 }
 
-/// The transfer map of a multi-board variant (`boardTransfer`), required with several boards
-/// and meaningless with one.
-fn conclude_transfer(
-    spec: &VariantSpec,
-    g: &Geometry,
-    errs: &mut Vec<VariantError>,
-) -> Option<TransferRules> {
-    match (&spec.board_transfer, g.boards) {
-        (None, 1) => None,
-        (None, _) => {
-            errs.push(spec.header.error("several boards need boardTransfer"));
-            None
+/// The piece-type sets that pawns and some other rules name, read before the promoted types
+/// are added, so that `*` and the defaults cover the types the file defines and no more.
+struct TypeSets {
+    /// The types whose lame double steps leave an e.p. square (`pawnTypes`).
+    pawns: PieceMask,
+    /// Per colour, the types that promote (`promotionPawnTypes...`, the pawns by default).
+    promoting: [PieceMask; 2],
+    /// Per colour, the types that capture en passant (`enPassantTypes...`).
+    en_passant: [PieceMask; 2],
+    /// Per colour, the types whose moves reset the move-count rule (`nMoveRuleTypes...`).
+    n_move: [PieceMask; 2],
+    /// The types that may be dropped (`dropPieceTypes`; all by default).
+    drops: PieceMask,
+    /// The types the loose drop rule counts as worth more (`dropRuleValuable`).
+    drop_valuable: PieceMask,
+    /// The types whose extinction ends the game (`extinctionPieceTypes`).
+    extinction: PieceMask,
+}
+
+impl TypeSets {
+    fn read(spec: &VariantSpec, pieces: &[PieceDef], errs: &mut Vec<VariantError>) -> TypeSets {
+        let fsf = spec.dialect == Dialect::FairyStockfish;
+        // Fairy-Stockfish's pawns are the men of its predefined pawn, whatever their letter,
+        // and a custom piece with `e` in its moves captures en passant; Chimera's are the men
+        // lettered p.
+        let default_pawns = if fsf {
+            named(pieces, |p| p.name == "pawn")
+        } else {
+            present(pieces, "p")
+        };
+        let pawns = letter_set(&spec.pawn_types, default_pawns, pieces, errs);
+        let promoting = letter_set(&spec.promotion_pawn_types, pawns, pieces, errs);
+        // A colour's own set (`promotionPawnTypesBlack`) overrides the plain one for that colour.
+        let by_color = |own: &[Given<Vec<char>>; 2], shared: PieceMask, errs: &mut Vec<_>| {
+            [0, 1].map(|c| letter_set(&own[c], shared, pieces, errs))
+        };
+        let promoting = by_color(&spec.promotion_pawn_types_by_color, promoting, errs);
+        let default_ep = if fsf {
+            pawns
+                | named(pieces, |p| {
+                    p.name.starts_with("customPiece") && p.betza.contains('e')
+                })
+        } else {
+            pawns
+        };
+        let en_passant = letter_set(&spec.en_passant_types, default_ep, pieces, errs);
+        let en_passant = by_color(&spec.en_passant_types_by_color, en_passant, errs);
+        let n_move = letter_set(&spec.n_move_rule_types, pawns, pieces, errs);
+        let n_move = by_color(&spec.n_move_rule_types_by_color, n_move, errs);
+        TypeSets {
+            pawns,
+            promoting,
+            en_passant,
+            n_move,
+            drops: letter_set(&spec.drop_piece_types, PieceMask::MAX, pieces, errs),
+            drop_valuable: letter_set(&spec.drop_rule_valuable, 0, pieces, errs),
+            extinction: letter_set(&spec.extinction_piece_types, 0, pieces, errs),
         }
-        (Some(t), 1) => {
-            errs.push(t.at.error("one board: there is nowhere to transfer to"));
-            None
-        }
-        (Some(t), n) => TransferRules::parse(&t.value, n as usize)
-            .map_err(|r| errs.push(t.at.error(r)))
-            .ok(),
     }
 }
 
+/// The men each hopper may hop over (`hurdleTypes`: `p:ot o:pt`, a piece letter, then the
+/// letters of the men it may hop over).
+fn apply_hurdle_types(spec: &VariantSpec, pieces: &mut [PieceDef], errs: &mut Vec<VariantError>) {
+    let Some(h) = &spec.hurdle_types else {
+        return;
+    };
+    for (who, over) in &h.value {
+        match (letter_ids(pieces, &[*who]), letter_ids(pieces, over)) {
+            (Ok(hopper), Ok(screens)) => pieces[hopper[0].index()].hurdles = mask_of(&screens),
+            _ => errs.push(h.at.error(format!(
+                "'{who}:{}' is not piece:letters of existing pieces",
+                over.iter().collect::<String>()
+            ))),
+        }
+    }
+}
+
+/// Only the e.p. capturers (per colour, `capturers`) keep the e.p. mode of their moves.
+fn keep_en_passant_modes(pieces: &mut [PieceDef], capturers: [PieceMask; 2]) {
+    for (i, p) in pieces.iter_mut().enumerate() {
+        for (c, m) in p.moves.iter_mut().enumerate() {
+            if capturers[c] & (1 << i) == 0 {
+                for l in m.leaps.iter_mut() {
+                    l.mode &= !EN_PASSANT;
+                }
+                for r in m.rays.iter_mut() {
+                    r.mode &= !EN_PASSANT;
+                }
+            }
+        }
+    }
+}
+
+/// Promotion: the pawns that promote (`promoting`, per colour, and each pawn type of a fixed
+/// target in `targets`, `promotionTargets`), the choices, the zone, and the limits. `None`
+/// when a zone is written wrong, which ends the build.
 fn conclude_promotion(
     spec: &VariantSpec,
     g: &Geometry,
     pieces: &[PieceDef],
-    pawn_types: [PieceMask; 2],
+    promoting: [PieceMask; 2],
+    targets: &[(PieceId, PieceId)],
     errs: &mut Vec<VariantError>,
 ) -> Option<PromotionRules> {
+    let target_pawns = targets.iter().fold(0u32, |m, (p, _)| m | 1 << p.0);
+    let pawn_types = promoting.map(|m| m | target_pawns);
     let mut rules = PromotionRules {
         pawn_types: pawn_types[0] | pawn_types[1],
         pawns_by_color: pawn_types,
@@ -837,13 +526,20 @@ fn conclude_promotion(
             }
         }
     }
+    for &(pawn, target) in targets {
+        rules.targets[pawn.index()] = Some(target);
+    }
     Some(rules)
 }
 
+/// Castling: the squares, the king and rook types, the rooks' files. `pseudo_royals` are the
+/// types guarded as pseudo-royal men (a king among them is guarded as one on his path, not
+/// by the check rule).
 fn conclude_castling(
     spec: &VariantSpec,
     g: &Geometry,
     pieces: &[PieceDef],
+    pseudo_royals: PieceMask,
     errs: &mut Vec<VariantError>,
 ) -> Option<CastlingRules> {
     if !or(&spec.castling, true) {
@@ -875,22 +571,23 @@ fn conclude_castling(
     let [kingside_file, queenside_file, king_file, rank] = settings.map(|(v, _, _)| v);
     // A letter written in the file must name a piece; the defaults (k, r) quietly switch
     // castling off in a variant that has no such pieces.
-    let resolve =
+    let type_of =
         |given: &Given<Vec<char>>, default: char, errs: &mut Vec<VariantError>| match given {
             None => letter_ids(pieces, &[default]).ok(),
             Some(set) => letter_ids(pieces, &set.value)
                 .map_err(|r| errs.push(set.at.error(r)))
                 .ok(),
         };
-    let king = *resolve(&spec.castling_king_piece, 'k', errs)?.first()?;
+    let king = *type_of(&spec.castling_king_piece, 'k', errs)?.first()?;
     let rook_letters = match &spec.castling_rook_pieces {
         Some(_) => &spec.castling_rook_pieces,
         None => &spec.castling_rook_piece,
     };
-    let rooks = mask_of(&resolve(rook_letters, 'r', errs)?);
+    let rooks = mask_of(&type_of(rook_letters, 'r', errs)?);
     if rooks == 0 {
         return None;
     }
+    let pseudo_royal_king = pseudo_royals & (1 << king.0) != 0;
     let rook_file = |given: &Given<usize>, errs: &mut Vec<VariantError>| {
         let file = given.as_ref()?;
         if file.value >= files {
@@ -911,11 +608,12 @@ fn conclude_castling(
         king_file,
         rooks,
         rook_files,
-        path_guarded: pieces[king.index()].royal,
-        path_pseudo_royal: false,
+        path_guarded: pieces[king.index()].royal && !pseudo_royal_king,
+        path_pseudo_royal: pseudo_royal_king,
     })
 }
 
+/// S-Chess gating (`gating` with `seirawanGating`).
 fn conclude_gating(
     spec: &VariantSpec,
     pieces: &[PieceDef],
@@ -973,25 +671,177 @@ fn conclude_reserve(
     })
 }
 
-/// A region of squares (`flagRegionWhite = d4 e4`) as a per-cell table, the same on every
-/// board; an error at the key when a square is off the board.
-pub(crate) fn region_table(
-    given: &Located<String>,
+/// The start position (`startFen`, the standard one by default). Fairy-Stockfish ignores
+/// castling rights in a variant where nothing castles (`castles` false: its files inherit
+/// start positions that have them).
+fn conclude_start_fen(spec: &VariantSpec, castles: bool) -> String {
+    let start_fen = or(&spec.start_fen, CHESS_START.to_string());
+    let fsf = spec.dialect == Dialect::FairyStockfish;
+    if fsf && !castles && !or(&spec.cambodian_moves, false) {
+        without_castling_rights(&start_fen)
+    } else {
+        start_fen
+    }
+}
+
+/// `fen` with its castling field, when it has one, replaced by `-`.
+fn without_castling_rights(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    let is_number = |f: &str| f.bytes().all(|b| b.is_ascii_digit());
+    if fields.len() >= 3 && !is_number(fields[2]) && !fields[2].contains('+') {
+        fields[2] = "-";
+    }
+    fields.join(" ")
+}
+
+/// True when the placement field of `fen` holds a `*`.
+fn fen_board_has_star(fen: &str) -> bool {
+    fen.split_whitespace()
+        .next()
+        .is_some_and(|b| b.split('[').next().unwrap_or("").contains('*'))
+}
+
+/// Fairy-Stockfish's `doubleStepRegionWhite` / `doubleStepRegionBlack`: where a man may make
+/// his initial (`i`) moves, by default ranks 2 and 7; none at all with `doubleStep = false`.
+/// Read in Fairy-Stockfish's dialect, and in Chimera's where a region is given; `None`
+/// otherwise (a man on his start square makes them).
+fn conclude_initial_region(
+    spec: &VariantSpec,
     g: &Geometry,
     errs: &mut Vec<VariantError>,
-) -> Vec<bool> {
-    let mut zone = vec![false; g.num_cells()];
-    match parse_square_list(&given.value, g.files as usize, g.ranks as usize) {
-        Ok(squares) => {
-            for (f, r) in squares {
-                for b in 0..g.boards as usize {
-                    zone[g.square(b, f, r).index()] = true;
+) -> Option<[Vec<bool>; 2]> {
+    let given = spec.double_step_region_by_color.iter().any(Option::is_some);
+    if spec.dialect != Dialect::FairyStockfish && !given {
+        return None;
+    }
+    let double_step = or(&spec.double_step, true);
+    Some([0, 1].map(|c| {
+        if !double_step {
+            return vec![false; g.num_cells()];
+        }
+        match &spec.double_step_region_by_color[c] {
+            Some(given) => region_table(given, g, errs),
+            None => {
+                let rank = [1, 6][c];
+                let mut zone = vec![false; g.num_cells()];
+                if rank < g.ranks as usize {
+                    for b in 0..g.boards as usize {
+                        for f in 0..g.files as usize {
+                            zone[g.square(b, f, rank).index()] = true;
+                        }
+                    }
                 }
+                zone
             }
         }
-        Err(r) => errs.push(given.at.error(r)),
+    }))
+}
+
+/// Per capturing colour, where an e.p. capture may land (`enPassantRegionWhite`/`Black`,
+/// else `enPassantRegion`); `None`: anywhere.
+fn conclude_ep_region(
+    spec: &VariantSpec,
+    g: &Geometry,
+    errs: &mut Vec<VariantError>,
+) -> [Option<Vec<bool>>; 2] {
+    [0, 1].map(|c| {
+        spec.en_passant_region_by_color[c]
+            .as_ref()
+            .or(spec.en_passant_region.as_ref())
+            .map(|r| region_table(r, g, errs))
+    })
+}
+
+/// Per piece type and colour, where the men may go (`mobilityRegion...`); a promoted type
+/// keeps the regions of the type he moves as.
+fn conclude_mobility(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    shogi: &ShogiRules,
+    errs: &mut Vec<VariantError>,
+) -> Vec<[Option<Vec<bool>>; 2]> {
+    let mut mobility: Vec<[Option<Vec<bool>>; 2]> = vec![[None, None]; pieces.len()];
+    for (color, name, region) in &spec.mobility_regions {
+        // A region for a piece the variant does not have is Fairy-Stockfish's "no effect".
+        if let Some(i) = pieces.iter().position(|p| &p.name == name) {
+            mobility[i][*color] = Some(region_table(region, g, errs));
+        }
     }
-    zone
+    shogi.copy_to_promoted(&mut mobility);
+    mobility
+}
+
+/// Per colour, whether a side may pass (`pass`, `passWhite`/`Black`), and whether only when it
+/// has no other move (`passOnStalemate`, likewise).
+fn conclude_passing(spec: &VariantSpec) -> ([bool; 2], [bool; 2]) {
+    let pass = [0, 1].map(|c| or(&spec.pass_by_color[c], or(&spec.pass, false)));
+    let pass_on_stalemate = [0, 1].map(|c| {
+        or(
+            &spec.pass_on_stalemate_by_color[c],
+            or(&spec.pass_on_stalemate, false),
+        )
+    });
+    (pass, pass_on_stalemate)
+}
+
+/// The piece values the file gives (`pieceValueMg`, `pieceValueEg`), as (letter, mg, eg).
+fn read_piece_values(spec: &VariantSpec) -> Vec<(char, Option<i32>, Option<i32>)> {
+    let mut piece_values: Vec<(char, Option<i32>, Option<i32>)> = Vec::new();
+    let mg = or(&spec.piece_value_mg, Vec::new());
+    let eg = or(&spec.piece_value_eg, Vec::new());
+    for &(l, v) in &mg {
+        piece_values.push((l, Some(v), eg.iter().find(|e| e.0 == l).map(|e| e.1)));
+    }
+    for &(l, v) in &eg {
+        if !piece_values.iter().any(|p| p.0 == l) {
+            piece_values.push((l, None, Some(v)));
+        }
+    }
+    piece_values
+}
+
+/// The end rules of `spec`, for its `pieces` on `g`: `extinction_types` are the types
+/// `extinctionPieceTypes` names (promoted types included), `shogi` the promoted types that
+/// count as the types they move as, `palace` the xiangqi rules the chase rule reads.
+fn conclude_ends(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    extinction_types: PieceMask,
+    shogi: &ShogiRules,
+    palace: Option<&PalaceRules>,
+    errs: &mut Vec<VariantError>,
+) -> EndRules {
+    let extinction = conclude_extinction(spec, pieces, extinction_types, errs);
+    let flag = conclude_flag(spec, g, pieces, errs).map(|mut f| {
+        f.pieces = f.pieces.map(|m| shogi.spread(m));
+        f
+    });
+    let connect = conclude_connect(spec, g, pieces, errs);
+    let chasing = or(&spec.chasing_rule, false)
+        .then(|| ChaseRoles::of(pieces, palace.map_or(0, |p| p.soldier_rank)));
+    EndRules {
+        checkmate_value: or(&spec.checkmate_value, GameValue::Loss),
+        stalemate_value: or(&spec.stalemate_value, GameValue::Draw),
+        stalemate_piece_count: or(&spec.stalemate_piece_count, false),
+        bare_king_stalemate: or(&spec.bare_king_stalemate_value, GameValue::None),
+        n_move_rule: or(&spec.n_move_rule, 50).saturating_mul(2),
+        n_fold_rule: or(&spec.n_fold_rule, 3),
+        repetition: RepetitionRules {
+            value: or(&spec.n_fold_value, GameValue::Draw),
+            absolute: or(&spec.n_fold_value_absolute, false),
+            perpetual_check_illegal: or(&spec.perpetual_check_illegal, false),
+            chasing,
+            move_repetition_illegal: or(&spec.move_repetition_illegal, false),
+        },
+        material_counting: or(&spec.material_counting, MaterialCounting::None),
+        extinction_value: or(&spec.extinction_value, GameValue::None),
+        extinction,
+        flag,
+        connect,
+        adjudicate_full_board: or(&spec.adjudicate_full_board, false),
+    }
 }
 
 /// Extinction by counts, Fairy-Stockfish's rule: any `extinctionValue` except under
@@ -1102,36 +952,6 @@ fn conclude_flag(
     })
 }
 
-/// Fairy-Stockfish's `doubleStepRegionWhite` / `doubleStepRegionBlack`: where a man may make
-/// his initial (`i`) moves, by default ranks 2 and 7; none at all with `doubleStep = false`.
-fn conclude_initial_region(
-    spec: &VariantSpec,
-    g: &Geometry,
-    errs: &mut Vec<VariantError>,
-) -> [Vec<bool>; 2] {
-    let double_step = or(&spec.double_step, true);
-    [0, 1].map(|c| {
-        if !double_step {
-            return vec![false; g.num_cells()];
-        }
-        match &spec.double_step_region_by_color[c] {
-            Some(given) => region_table(given, g, errs),
-            None => {
-                let rank = [1, 6][c];
-                let mut zone = vec![false; g.num_cells()];
-                if rank < g.ranks as usize {
-                    for b in 0..g.boards as usize {
-                        for f in 0..g.files as usize {
-                            zone[g.square(b, f, rank).index()] = true;
-                        }
-                    }
-                }
-                zone
-            }
-        }
-    })
-}
-
 /// Connect-N (`connectN` and its direction and type keys).
 fn conclude_connect(
     spec: &VariantSpec,
@@ -1174,23 +994,6 @@ fn conclude_connect(
     })
 }
 
-/// `fen` with its castling field, when it has one, replaced by `-`.
-fn without_castling_rights(fen: &str) -> String {
-    let mut fields: Vec<&str> = fen.split_whitespace().collect();
-    let is_number = |f: &str| f.bytes().all(|b| b.is_ascii_digit());
-    if fields.len() >= 3 && !is_number(fields[2]) && !fields[2].contains('+') {
-        fields[2] = "-";
-    }
-    fields.join(" ")
-}
-
-/// True when the placement field of `fen` holds a `*`.
-fn fen_board_has_star(fen: &str) -> bool {
-    fen.split_whitespace()
-        .next()
-        .is_some_and(|b| b.split('[').next().unwrap_or("").contains('*'))
-}
-
 /// The wall a move places (`wallingRule`, `wallingRegion...`).
 fn conclude_walls(
     spec: &VariantSpec,
@@ -1229,4 +1032,27 @@ fn conclude_enclosing(
         .as_ref()
         .map(|r| region_table(r, g, errs));
     Some(EnclosingRules { drop, start, flip })
+}
+
+/// The counting rule (`countingRule`) with its piece types, if the variant counts.
+fn conclude_counting(spec: &VariantSpec, pieces: &[PieceDef]) -> Option<CountingRules> {
+    match or(&spec.counting_rule, CountingRule::None) {
+        CountingRule::None => None,
+        rule => Some(CountingRules {
+            rule,
+            pawns: named(pieces, |p| p.name == "pawn"),
+            rooks: named(pieces, |p| p.name == "rook"),
+            khons: named(pieces, |p| p.name == "silver"),
+            knights: named(pieces, |p| p.name == "knight"),
+        }),
+    }
+}
+
+/// The castling that wins (`castlingWins`) and the wing the opponent's castling bars
+/// (`oppositeCastling`).
+fn conclude_castle_rules(spec: &VariantSpec) -> CastleRules {
+    CastleRules {
+        wins: or(&spec.castling_wins, 0),
+        opposite: or(&spec.opposite_castling, false),
+    }
 }

@@ -1,11 +1,34 @@
-//! Game ends decided by the position alone, as Fairy-Stockfish's files define them: capture
-//! the flag (`flagPiece`, `flagRegion*`, `flagMove`, `flagPieceCount`, `flagPieceSafe`) and
-//! extinction by counts (`extinctionPieceTypes` with `extinctionPieceCount`,
-//! `extinctionOpponentPieceCount`, `extinctionClaim`). The data lives here; the board code
-//! that applies it is `movegen::ends`.
+//! How a variant's games end ([`EndRules`]): the results of mate and stalemate, the move-count
+//! and repetition rules, material counting, and the ends decided by the position alone, as
+//! Fairy-Stockfish's files define them: capture the flag (`flagPiece`, `flagRegion*`,
+//! `flagMove`, `flagPieceCount`, `flagPieceSafe`), extinction by counts
+//! (`extinctionPieceTypes` with `extinctionPieceCount`, `extinctionOpponentPieceCount`,
+//! `extinctionClaim`), connect-N and a full board. The data lives here (concluded from a
+//! definition by `conclude`); the board code that detects the position's ends is
+//! `movegen::ends`, which names every end by its `Termination`, and the adjudication of a
+//! game, with the wording of its result, is `rules::outcome`.
 
 use super::config::GameValue;
 use super::tables::PieceMask;
+
+/// Every rule of a variant that ends a game. The fields are documented at their accessors on
+/// [`super::Variant`].
+#[derive(Clone, Debug)]
+pub(crate) struct EndRules {
+    pub checkmate_value: GameValue,
+    pub stalemate_value: GameValue,
+    pub stalemate_piece_count: bool,
+    pub bare_king_stalemate: GameValue,
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub repetition: RepetitionRules,
+    pub material_counting: MaterialCounting,
+    pub extinction_value: GameValue,
+    pub extinction: Option<ExtinctionRules>,
+    pub flag: Option<FlagRules>,
+    pub connect: Option<ConnectRules>,
+    pub adjudicate_full_board: bool,
+}
 
 /// Capture the flag: a side wins when enough of its flag men stand in its flag region.
 #[derive(Clone, Debug)]

@@ -1,12 +1,36 @@
 //! The rules of the drop/hand family and of n-check, as Fairy-Stockfish defines them
-//! (crazyhouse, loop, bughouse, placement, sittuyin, three-check): what happens to a captured
-//! promoted man, compulsory drops, where some drops may go, and the check counter. The board
-//! code that plays them is `board::hands` (make/unmake, FEN) and `movegen::hands` (filters).
+//! (crazyhouse, loop, bughouse, placement, sittuyin, three-check): which men may be dropped
+//! and where ([`DropRules`]), what happens to a captured promoted man, compulsory drops, where
+//! some drops may go, and the check counter ([`HandRules`]). The board code that plays them is
+//! `board::hands` (make/unmake, FEN), `movegen::drops` and `movegen::hands` (filters).
 
-use super::conclude::letter_ids;
-use super::spec::{or, VariantError, VariantSpec};
-use super::PieceDef;
-use crate::types::PieceId;
+use super::config::Dialect;
+use super::resolve::{letter_ids, named, region_table};
+use super::spec::{or, Located, VariantError, VariantSpec};
+use super::tables::PieceMask;
+use super::{DropRule, PieceDef, PromotionRules};
+use crate::types::{Geometry, PieceId};
+
+/// Which men may be dropped, and where. The fields are documented at their accessors on
+/// [`super::Variant`].
+#[derive(Clone, Debug)]
+pub(crate) struct DropRules {
+    /// Men in hand may be dropped as a whole move (`pieceDrops`).
+    pub allowed: bool,
+    pub types: PieceMask,
+    pub rule: DropRule,
+    pub valuable: PieceMask,
+    pub region: [Option<Vec<bool>>; 2],
+    pub checks: bool,
+    /// Per colour, the types whose drops `firstRankPawnDrops` and `promotionZonePawnDrops`
+    /// restrict: Fairy-Stockfish's predefined pawn only (not elgam's soldiers), Chimera's
+    /// promoting types.
+    pub pawns: [PieceMask; 2],
+    pub first_rank_pawns: bool,
+    pub promotion_zone_pawns: bool,
+    /// Drops take no man from a hand (`freeDrops`, ataxx).
+    pub free: bool,
+}
 
 /// The hand rules of one variant. Every flag is off in a variant that does not name it, and
 /// the board code asks [`HandRules::active`] once before looking at any of them.
@@ -61,17 +85,17 @@ impl HandRules {
     }
 }
 
-/// The hand rules of `spec`, for its pieces; `captures_to_hand` and `promotion_pawns` are the
-/// variant's, concluded already.
+/// The hand rules of `spec`, for its pieces; `captures_to_hand` and `promotion` are the
+/// variant's, concluded already. Sittuyin's promotion takes the promotion zone over.
 pub(crate) fn conclude_hands(
     spec: &VariantSpec,
     pieces: &[PieceDef],
     captures_to_hand: bool,
-    promotion_pawns: u32,
+    promotion: &mut PromotionRules,
     errs: &mut Vec<VariantError>,
 ) -> HandRules {
-    let one_type = |given: &Option<super::spec::Located<Vec<char>>>,
-                    errs: &mut Vec<VariantError>| {
+    let promotion_pawns = promotion.pawn_types;
+    let one_type = |given: &Option<Located<Vec<char>>>, errs: &mut Vec<VariantError>| {
         let set = given.as_ref()?;
         match letter_ids(pieces, &set.value) {
             Ok(ids) if ids.len() == 1 => Some(ids[0]),
@@ -93,7 +117,7 @@ pub(crate) fn conclude_hands(
     };
     let two_boards = or(&spec.two_boards, false);
     let demotes = captures_to_hand && !or(&spec.drop_loop, false) && promotion_pawns != 0;
-    HandRules {
+    let mut rules = HandRules {
         marks_promoted: demotes || two_boards,
         demotes,
         demoted_type: PieceId(promotion_pawns.trailing_zeros().min(31) as u8),
@@ -110,5 +134,50 @@ pub(crate) fn conclude_hands(
         sittuyin_promotion: or(&spec.sittuyin_promotion, false),
         sittuyin_zone: [Vec::new(), Vec::new()],
         check_counting: or(&spec.check_counting, false),
+    };
+    if rules.sittuyin_promotion {
+        // Sittuyin's pawns promote only by its own promotion move, from the zone.
+        let cells = promotion.zone[0].len();
+        rules.sittuyin_zone = std::mem::replace(
+            &mut promotion.zone,
+            [vec![false; cells], vec![false; cells]],
+        );
+    }
+    rules
+}
+
+/// The drop rules of `spec`: `types` and `valuable` are the sets `dropPieceTypes` and
+/// `dropRuleValuable` name among the types the file defines, `promoting` the promoting types
+/// per colour, concluded already.
+pub(crate) fn conclude_drops(
+    spec: &VariantSpec,
+    g: &Geometry,
+    pieces: &[PieceDef],
+    types: PieceMask,
+    valuable: PieceMask,
+    promoting: [PieceMask; 2],
+    errs: &mut Vec<VariantError>,
+) -> DropRules {
+    let region = [0, 1].map(|c| {
+        spec.drop_region_by_color[c]
+            .as_ref()
+            .map(|r| region_table(r, g, errs))
+    });
+    let pawns = if spec.dialect == Dialect::FairyStockfish {
+        [named(pieces, |p| p.name == "pawn"); 2]
+    } else {
+        promoting
+    };
+    DropRules {
+        allowed: or(&spec.piece_drops, false),
+        types,
+        rule: or(&spec.drop_rule, DropRule::Free),
+        valuable,
+        region,
+        checks: or(&spec.drop_checks, true),
+        pawns,
+        first_rank_pawns: or(&spec.first_rank_pawn_drops, false),
+        promotion_zone_pawns: or(&spec.promotion_zone_pawn_drops, false),
+        free: or(&spec.free_drops, false),
     }
 }

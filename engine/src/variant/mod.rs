@@ -22,6 +22,7 @@ mod legs;
 pub mod palace;
 pub mod petrify;
 mod reach;
+mod resolve;
 pub mod setup;
 pub mod shogi;
 mod spec;
@@ -331,44 +332,44 @@ impl Variant {
     /// Drops take no man from a hand (ataxx).
     #[inline]
     pub fn free_drops(&self) -> bool {
-        self.rules.free_drops
+        self.rules.drops.free
     }
 
     /// A full board ends the game by material count (`adjudicateFullBoard`).
     #[inline]
     pub fn adjudicate_full_board(&self) -> bool {
-        self.rules.adjudicate_full_board
+        self.rules.ends.adjudicate_full_board
     }
 
     /// Men in hand may be dropped as a whole move.
     #[inline(always)]
     pub fn drops(&self) -> bool {
-        self.rules.drops
+        self.rules.drops.allowed
     }
 
     /// The types that may be dropped (`dropPieceTypes`; all by default).
     #[inline(always)]
     pub fn drop_types(&self) -> PieceMask {
-        self.rules.drop_types
+        self.rules.drops.types
     }
 
     /// The restriction on drops (`dropRule`).
     #[inline(always)]
     pub fn drop_rule(&self) -> DropRule {
-        self.rules.drop_rule
+        self.rules.drops.rule
     }
 
     /// Types the loose drop rule counts as worth more than the dropped man (`dropRuleValuable`).
     #[inline(always)]
     pub fn drop_valuable(&self) -> PieceMask {
-        self.rules.drop_valuable
+        self.rules.drops.valuable
     }
 
     /// The result for a side with a bare royal man (nothing else on the board or in hand) that
     /// is stalemated (`bareKingStalemateValue`; `None` = as any stalemate).
     #[inline(always)]
     pub fn bare_king_stalemate(&self) -> GameValue {
-        self.rules.bare_king_stalemate
+        self.rules.ends.bare_king_stalemate
     }
 
     /// Captured men go to the capturer's hand.
@@ -422,7 +423,7 @@ impl Variant {
     /// Explosions on capture (`blastOnCapture`), if the variant has them.
     #[inline]
     pub fn blast(&self) -> Option<&chesslike::BlastRules> {
-        self.rules.blast.as_ref()
+        self.rules.chesslike.blast.as_ref()
     }
 
     /// Petrification of capturers (`petrifyOnCaptureTypes`), if the variant has it.
@@ -436,29 +437,29 @@ impl Variant {
     /// or the duck set down on the square of a man taken en passant.
     #[inline(always)]
     pub fn legality_sees_through_walls(&self) -> bool {
-        self.rules.sees_through_walls
+        self.tables.sees_through_walls
     }
 
     /// Types that may not capture a man of their own type (`mutuallyImmuneTypes`).
     #[inline]
     pub fn mutually_immune(&self) -> PieceMask {
-        self.rules.mutually_immune
+        self.rules.chesslike.mutually_immune
     }
 
     /// Fairy-Stockfish's pseudo-royal men (`extinctionPieceTypes` under
     /// `extinctionPseudoRoyal`, in its dialect), if the variant has them.
     #[inline]
     pub fn pseudo_royal(&self) -> Option<&chesslike::PseudoRoyalRules> {
-        self.rules.pseudo_royal.as_ref()
+        self.rules.chesslike.pseudo_royal.as_ref()
     }
 
     /// True when legality is judged by the chess-like family's own test
     /// ([`chesslike`]): explosions, pseudo-royal men or mutual immunity.
     #[inline]
     pub fn chesslike_legality(&self) -> bool {
-        self.rules.blast.is_some()
-            || self.rules.pseudo_royal.is_some()
-            || self.rules.mutually_immune != 0
+        self.rules.chesslike.blast.is_some()
+            || self.rules.chesslike.pseudo_royal.is_some()
+            || self.rules.chesslike.mutually_immune != 0
     }
 
     /// Types whose extinction ends the game (`extinctionPieceTypes`).
@@ -501,7 +502,7 @@ impl Variant {
     /// Per colour, where drops are allowed (`dropRegionWhite`/`Black`); `None`: anywhere.
     #[inline]
     pub fn drop_region(&self, color: Color) -> Option<&[bool]> {
-        self.rules.drop_region[color.index()].as_deref()
+        self.rules.drops.region[color.index()].as_deref()
     }
 
     /// Where a man of `color` may land capturing en passant (`enPassantRegion...`); `None`:
@@ -514,7 +515,7 @@ impl Variant {
     /// True when a man of type `id` and colour `color` is a pawn for the drop rules.
     #[inline]
     pub fn is_drop_pawn(&self, id: PieceId, color: Color) -> bool {
-        self.rules.drop_pawns[color.index()] & (1 << id.0) != 0
+        self.rules.drops.pawns[color.index()] & (1 << id.0) != 0
     }
 
     /// Whether pawns (see [`Variant::is_drop_pawn`]) may be dropped on the first rank and in
@@ -522,8 +523,8 @@ impl Variant {
     #[inline]
     pub fn pawn_drops_allowed(&self) -> (bool, bool) {
         (
-            self.rules.first_rank_pawn_drops,
-            self.rules.promotion_zone_pawn_drops,
+            self.rules.drops.first_rank_pawns,
+            self.rules.drops.promotion_zone_pawns,
         )
     }
 
@@ -543,7 +544,7 @@ impl Variant {
     /// Connect-N (`connectN`), if the variant has it.
     #[inline]
     pub fn connect(&self) -> Option<&ends::ConnectRules> {
-        self.rules.connect.as_ref()
+        self.rules.ends.connect.as_ref()
     }
 
     /// Giving check is illegal (Fairy-Stockfish's `checking = false`).
@@ -555,7 +556,7 @@ impl Variant {
     /// A drop may give check (`dropChecks`, true by default).
     #[inline]
     pub fn drop_checks(&self) -> bool {
-        self.rules.drop_checks
+        self.rules.drops.checks
     }
 
     /// Captures are compulsory (`mustCapture`).
@@ -589,34 +590,34 @@ impl Variant {
     /// ([`Variant::has_move_filters`]). One test on the fast path for both.
     #[inline(always)]
     pub fn special_legality(&self) -> bool {
-        self.rules.special_legality
+        self.tables.special_legality
     }
 
     /// How repetition ends the game (`nFoldValue`, `perpetualCheckIllegal`).
     pub fn repetition(&self) -> &ends::RepetitionRules {
-        &self.rules.repetition
+        &self.rules.ends.repetition
     }
 
     /// Who wins a game otherwise drawn (`materialCounting`).
     pub fn material_counting(&self) -> ends::MaterialCounting {
-        self.rules.material_counting
+        self.rules.ends.material_counting
     }
 
     /// A stalemate is scored by the men left: fewer wins (`stalematePieceCount`).
     pub fn stalemate_piece_count(&self) -> bool {
-        self.rules.stalemate_piece_count
+        self.rules.ends.stalemate_piece_count
     }
 
     /// Capture the flag (`flagRegion*`), if the variant has it.
     #[inline]
     pub fn flag(&self) -> Option<&ends::FlagRules> {
-        self.rules.flag.as_ref()
+        self.rules.ends.flag.as_ref()
     }
 
     /// Extinction by counts (`extinctionValue` without pseudo-royalty), if the variant has it.
     #[inline]
     pub fn extinction(&self) -> Option<&ends::ExtinctionRules> {
-        self.rules.extinction.as_ref()
+        self.rules.ends.extinction.as_ref()
     }
 
     /// True when the position alone may end the game (flag, extinction by counts, connect-N,
@@ -631,7 +632,7 @@ impl Variant {
     /// (`extinctionValue`; `None` = no such rule).
     #[inline(always)]
     pub fn extinction_value(&self) -> GameValue {
-        self.rules.extinction_value
+        self.rules.ends.extinction_value
     }
 
     /// Royal piece types.
@@ -649,25 +650,25 @@ impl Variant {
     /// Plies without capture or pawn move after which the game is drawn (0 = never): `2 * nMoveRule`.
     #[inline(always)]
     pub fn n_move_rule(&self) -> u32 {
-        self.rules.n_move_rule
+        self.rules.ends.n_move_rule
     }
 
     /// Repetitions that end the game.
     #[inline(always)]
     pub fn n_fold_rule(&self) -> u32 {
-        self.rules.n_fold_rule
+        self.rules.ends.n_fold_rule
     }
 
     /// Result for the side to move when it has no legal move and is not in check.
     #[inline(always)]
     pub fn stalemate_value(&self) -> GameValue {
-        self.rules.stalemate_value
+        self.rules.ends.stalemate_value
     }
 
     /// Result for the side to move when it is checkmated.
     #[inline(always)]
     pub fn checkmate_value(&self) -> GameValue {
-        self.rules.checkmate_value
+        self.rules.ends.checkmate_value
     }
 
     /// The counting rule of makruk, cambodian or ASEAN chess (`countingRule`), if any.
@@ -680,7 +681,7 @@ impl Variant {
     /// leaping right to take away).
     #[inline(always)]
     pub fn has_makruk_rules(&self) -> bool {
-        self.rules.makruk_rules
+        self.tables.makruk_rules
     }
 
     /// Makpong: a king in check may not move except to take the man giving check
@@ -799,7 +800,7 @@ impl Variant {
     /// restrictions (the one-board fast path knows none of them).
     #[inline(always)]
     pub fn needs_board_rules(&self) -> bool {
-        self.rules.board_rules
+        self.tables.board_rules
     }
 
     /// The plies of search one ordinary turn takes: 1, or the number of parts of a turn.
@@ -880,7 +881,7 @@ impl Variant {
     /// no royal man comes onto the board behind the check rule's back.
     pub fn may_hold_in_hand(&self, id: PieceId) -> bool {
         let bit = 1 << id.0;
-        if self.rules.drops && self.rules.drop_types & bit != 0 {
+        if self.rules.drops.allowed && self.rules.drops.types & bit != 0 {
             return true;
         }
         let royal = self.is_royal(id);
@@ -922,7 +923,8 @@ impl Variant {
                 .iter()
                 .flatten()
                 .any(|&id| self.is_royal(id));
-        let dropped = self.rules.drops && self.rules.drop_types & self.rules.royal_mask != 0;
+        let dropped =
+            self.rules.drops.allowed && self.rules.drops.types & self.rules.royal_mask != 0;
         let reserve = self
             .reserve()
             .as_ref()

@@ -4,8 +4,8 @@
 //! (`diagonalLines`) along which some types also move, and bikjang (`bikjangRule`). Fairy-
 //! Stockfish ties each rule to its predefined piece types, so the pieces are found by name.
 
-use super::conclude::region_table;
-use super::spec::{Located, VariantError};
+use super::resolve::region_table;
+use super::spec::{or, VariantError, VariantSpec};
 use super::tables::PieceMask;
 use super::PieceDef;
 use crate::types::Geometry;
@@ -74,24 +74,19 @@ impl PalaceRules {
     }
 }
 
-/// The keys that these rules read.
-pub(crate) struct PalaceKeys<'a> {
-    /// The types with a mobility region (for either colour).
-    pub confined: PieceMask,
-    pub soldier_rank: Option<usize>,
-    pub diagonal_lines: Option<&'a Located<String>>,
-    pub bikjang: bool,
-    pub king_type: &'a str,
-}
-
-/// The rules of `pieces` under `keys`, or `None` when none applies. Janggi cannons get their
-/// hurdles here (every type but the janggi cannon).
+/// The rules of `pieces` under `spec` (`soldierPromotionRank`, `diagonalLines`,
+/// `bikjangRule`, `kingType`), or `None` when none applies; `mobility` are the types'
+/// mobility regions, concluded already. Janggi cannons get their hurdles here (every type but
+/// the janggi cannon).
 pub(crate) fn conclude_palace(
-    keys: &PalaceKeys,
+    spec: &VariantSpec,
+    mobility: &[[Option<Vec<bool>>; 2]],
     pieces: &mut [PieceDef],
     g: &Geometry,
     errs: &mut Vec<VariantError>,
 ) -> Option<PalaceRules> {
+    let king_type = or(&spec.king_type, "king".to_string());
+    let bikjang = or(&spec.bikjang_rule, false);
     let named = |name: &str| {
         pieces
             .iter()
@@ -100,15 +95,18 @@ pub(crate) fn conclude_palace(
             .fold(0 as PieceMask, |m, (i, _)| m | 1 << i)
     };
     let soldiers = named("soldier");
-    let soldier_rank = keys.soldier_rank.unwrap_or(0);
+    let soldier_rank = spec.soldier_promotion_rank.as_ref().map_or(0, |r| r.value);
     let janggi_cannons = named("janggiCannon");
-    let diagonal_lines = keys.diagonal_lines.map(|d| region_table(d, g, errs));
+    let diagonal_lines = spec
+        .diagonal_lines
+        .as_ref()
+        .map(|d| region_table(d, g, errs));
     let diagonal_moves: Vec<DiagonalMove> = pieces
         .iter()
-        .map(|p| DiagonalMove::of(&p.name, keys.king_type))
+        .map(|p| DiagonalMove::of(&p.name, &king_type))
         .collect();
     let sideways_rank = soldiers != 0 && soldier_rank > 0;
-    if !sideways_rank && janggi_cannons == 0 && diagonal_lines.is_none() && !keys.bikjang {
+    if !sideways_rank && janggi_cannons == 0 && diagonal_lines.is_none() && !bikjang {
         return None;
     }
     for (i, p) in pieces.iter_mut().enumerate() {
@@ -116,9 +114,15 @@ pub(crate) fn conclude_palace(
             p.hurdles &= !janggi_cannons;
         }
     }
+    // The types with a mobility region (for either colour).
+    let confined = mobility
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.iter().any(Option::is_some))
+        .fold(0 as PieceMask, |m, (i, _)| m | 1 << i);
     // Fairy-Stockfish's men attack only inside their mobility regions, and soldiers sideways
     // only from their rank on: the plain attack tables know neither.
-    let replaced = keys.confined | if sideways_rank { soldiers } else { 0 };
+    let replaced = confined | if sideways_rank { soldiers } else { 0 };
     let diagonal_movers = if diagonal_lines.is_some() {
         diagonal_moves
             .iter()
@@ -134,7 +138,7 @@ pub(crate) fn conclude_palace(
         janggi_cannons,
         diagonal_lines,
         diagonal_moves,
-        bikjang: keys.bikjang,
+        bikjang,
         attackers: replaced | diagonal_movers,
         replaced,
     })

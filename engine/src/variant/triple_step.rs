@@ -5,7 +5,7 @@
 //! the e.p. captures of such a variant go through the general rays, which know the second
 //! e.p. square, so that the fast path of every other variant stays as it is.
 
-use super::conclude::region_table;
+use super::resolve::region_table;
 use super::spec::VariantError;
 use super::spec::VariantSpec;
 use super::tables::{HopKind, Ray, Route, EN_PASSANT, QUIET};

@@ -6,7 +6,10 @@
 //! Phases number the parts of an ordinary turn from 0, then the parts of White's opening turn
 //! (`firstTurnParts`) after them; every turn after the opening starts at phase 0.
 
+use super::resolve::{letter_ids, mask_of};
+use super::spec::{Given, VariantError, VariantSpec};
 use super::tables::PieceMask;
+use super::PieceDef;
 
 /// The most phases a variant may have (ordinary parts plus opening parts): the hash has a key
 /// for each.
@@ -66,6 +69,38 @@ impl TurnRules {
         let ends = p == self.parts.len() || p == self.num_phases();
         (!ends).then_some(p as u8)
     }
+}
+
+/// The parts of a turn (`turnParts`, `firstTurnParts`), if a turn has parts.
+pub(crate) fn conclude_turns(
+    spec: &VariantSpec,
+    pieces: &[PieceDef],
+    errs: &mut Vec<VariantError>,
+) -> Option<TurnRules> {
+    let parts = spec.turn_parts.as_ref()?;
+    // Parts are separated by spaces, so each is read as its own letter set.
+    let masks = |given: &Given<Vec<Vec<char>>>, errs: &mut Vec<VariantError>| -> Vec<PieceMask> {
+        let Some(words) = given else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for word in &words.value {
+            let mut mask = 0;
+            for l in word {
+                match letter_ids(pieces, &[*l]) {
+                    Ok(ids) => mask |= mask_of(&ids),
+                    Err(reason) => errs.push(words.at.error(reason)),
+                }
+            }
+            out.push(mask);
+        }
+        out
+    };
+    let every = masks(&spec.turn_parts, errs);
+    let opening = masks(&spec.first_turn_parts, errs);
+    TurnRules::new(every, opening)
+        .map_err(|r| errs.push(parts.at.error(r)))
+        .ok()
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 
 use chimera_engine::{Color, Move, MoveKind, Position, Square, Variant};
 
-use crate::xboard::translate::slot_table;
+use crate::xboard::slots::slot_table;
 
 /// The kind of presentation a variant needs under XBoard.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

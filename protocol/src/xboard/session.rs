@@ -301,10 +301,7 @@ impl Xboard {
         let Some(end) = self.state.position.outcome() else {
             return false;
         };
-        let text = end.to_string();
-        let (result, why) = text.split_once(' ').unwrap_or((&text, ""));
-        let why = why.trim_start_matches('(').trim_end_matches(')');
-        self.out(&format!("{result} {{{why}}}"));
+        self.out(&end.claim());
         self.over = true;
         true
     }

@@ -1,8 +1,11 @@
 //! Standard algebraic notation (SAN) for board moves: writing a move (`Nbd7`, `exd6`, `O-O`,
 //! `e8=Q+`) and reading one by matching it against the SAN of every legal move. Test suites
-//! (EPD `bm`/`am`) and PGN speak it; the engine itself works in coordinate notation.
+//! (EPD `bm`/`am`) and PGN speak it; the protocols speak the coordinate notation beside it
+//! (`notation`). It lives here, not in a tool, because the match runner, the web board and
+//! the `epd` command all read and write it, and it needs nothing above the legal moves.
 
-use chimera_engine::{Move, MoveKind, Position};
+use crate::board::position::Position;
+use crate::types::{Move, MoveKind};
 
 /// The SAN of the legal move `mv` in `pos`, with `+` or `#` when it checks or mates.
 pub fn to_san(pos: &mut Position, mv: Move) -> String {
@@ -132,11 +135,21 @@ pub fn parse_san(pos: &mut Position, text: &str) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chimera_engine::registry::builtin;
+    use crate::variant::builder::build;
+    use crate::variant::config::parse_config;
+    use crate::variant::VariantRef;
+
+    /// Orthodox chess, built from its section of the built-in file without the registry (a
+    /// layer above this one).
+    fn chess() -> VariantRef {
+        let text = "[chess]\npawn = p\nknight = n\nbishop = b\nrook = r\nqueen = q\nking = k\n";
+        let sections = parse_config(text, "<test>", &|_| None).expect("a valid section");
+        build(&sections[0], "<test>").expect("chess builds")
+    }
 
     #[test]
     fn writes_and_reads_the_usual_forms() {
-        let v = builtin("chess").unwrap();
+        let v = chess();
         let mut pos = Position::from_fen(
             &v,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
