@@ -108,11 +108,7 @@ pub fn write_game(game: &GameRecord, round: u32, event: &str) -> String {
             start
                 .group_turns(&game.moves)
                 .iter()
-                .map(|turn| {
-                    let t = pos.turn_text(turn);
-                    turn.iter().for_each(|&mv| pos.make_move(mv));
-                    t
-                })
+                .map(|turn| pos.play_turn_text(turn))
                 .collect()
         }
     };
@@ -250,6 +246,13 @@ pub fn replay(registry: &Registry, game: &PgnGame) -> Result<Position, String> {
         None => Position::startpos(&variant),
     };
     for (i, word) in game.moves.iter().enumerate() {
+        // A game the rules have ended takes no more moves, whatever the text says.
+        if let Some(end) = pos.outcome() {
+            return Err(format!(
+                "ply {}: '{word}' comes after the end of the game ({end})",
+                i + 1
+            ));
+        }
         let turn = match parse_san(&mut pos, word) {
             Some(mv) => vec![mv],
             None => crate::referee::read_turn(&pos, word)

@@ -278,11 +278,8 @@ pub fn play_game(
                         match read_turn(&pos, &text) {
                             Ok(turn) => {
                                 times.push((elapsed.as_millis() as u64, left));
-                                texts.push(pos.turn_text(&turn));
-                                for mv in turn {
-                                    moves.push(mv);
-                                    pos.make_move(mv);
-                                }
+                                texts.push(pos.play_turn_text(&turn));
+                                moves.extend(turn);
                                 continue;
                             }
                             Err(e) => forfeit(Ending::IllegalMove, format!("{who} plays an {e}")),

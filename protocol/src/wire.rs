@@ -19,10 +19,7 @@ pub fn line_text(root: &Position, line: &[Move], castling: Castling) -> String {
     let mut words = Vec::with_capacity(line.len());
     if root.variant().turns().is_some() {
         for turn in root.group_turns(line) {
-            words.push(pos.turn_text(&turn));
-            for &m in &turn {
-                pos.make_move(m);
-            }
+            words.push(pos.play_turn_text(&turn));
         }
     } else {
         for &m in line {

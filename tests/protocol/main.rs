@@ -8,5 +8,6 @@ mod session;
 
 mod bad_input;
 mod evalfile;
+mod hostile_web;
 mod protocol_fuzz;
 mod transcripts;

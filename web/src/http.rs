@@ -1,12 +1,13 @@
 //! The HTTP side of the server: reads one request head, answers a GET for an embedded asset
 //! (then closes), or upgrades `/ws` to a WebSocket and hands it to a game session. Only what a
-//! browser sends to this page is understood; anything else gets a 4xx and the door.
+//! browser sends to this page is understood; anything else gets a 4xx and the door. A request
+//! must name a host that cannot be rebound to this machine (`limits::host_allowed`), finish
+//! its head within a deadline, and a game waits for a free session.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use chimera_engine::registry::Registry;
 use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::WebSocket;
 
@@ -42,6 +43,10 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
 /// The longest request head read; browsers send a few hundred bytes.
 const MAX_HEAD: usize = 16 * 1024;
 
+/// The time a client has to send its whole request head: a timeout on each read alone would
+/// let a client that sends a byte now and then hold its thread for ever.
+const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+
 /// A request head: method, path and headers (names lower-cased).
 struct Head {
     method: String,
@@ -59,16 +64,24 @@ impl Head {
 }
 
 /// Serves one connection.
-pub fn handle(mut stream: TcpStream, registry: &Registry) {
-    // A client that never finishes its request must not hold a thread for ever.
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let head = match read_head(&mut stream) {
+pub fn handle(mut stream: TcpStream, server: &crate::Server) {
+    let head = match read_head(&mut stream, Instant::now() + HEAD_DEADLINE) {
         Ok(h) => h,
         Err(e) => {
             respond(&mut stream, "400 Bad Request", "text/plain", e.as_bytes());
             return;
         }
     };
+    let host = head.header("host").unwrap_or("");
+    if !crate::limits::host_allowed(host, &server.listen_host) {
+        respond(
+            &mut stream,
+            "403 Forbidden",
+            "text/plain",
+            b"unknown host: use the address the server printed",
+        );
+        return;
+    }
     let upgrade = head
         .header("upgrade")
         .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
@@ -88,6 +101,19 @@ pub fn handle(mut stream: TcpStream, registry: &Registry) {
             respond(&mut stream, "400 Bad Request", "text/plain", b"no key");
             return;
         };
+        let Some(slot) = server.sessions.take() else {
+            let text = format!(
+                "all {} games are taken: try again when one ends",
+                server.sessions.ceiling()
+            );
+            respond(
+                &mut stream,
+                "503 Service Unavailable",
+                "text/plain",
+                text.as_bytes(),
+            );
+            return;
+        };
         let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
         let reply = format!(
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
@@ -102,7 +128,8 @@ pub fn handle(mut stream: TcpStream, registry: &Registry) {
             ..WebSocketConfig::default()
         };
         let ws = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
-        crate::session::run(ws, registry.clone());
+        crate::session::run(ws, server.registry.clone());
+        drop(slot);
         return;
     }
     if head.method != "GET" && head.method != "HEAD" {
@@ -136,8 +163,8 @@ fn same_origin(head: &Head) -> bool {
     !host.is_empty() && origin_host.trim_end_matches('/').eq_ignore_ascii_case(host)
 }
 
-/// Reads up to the blank line that ends the head, and parses it.
-fn read_head(stream: &mut TcpStream) -> Result<Head, String> {
+/// Reads up to the blank line that ends the head, by `deadline`, and parses it.
+fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Head, String> {
     let mut buf = Vec::with_capacity(1024);
     let mut byte = [0u8; 512];
     // Read in small pieces until the head ends; a GET or an upgrade carries no body, so
@@ -146,6 +173,13 @@ fn read_head(stream: &mut TcpStream) -> Result<Head, String> {
         if buf.len() > MAX_HEAD {
             return Err("request head too long".into());
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err("request head too slow".into());
+        }
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|e| e.to_string())?;
         let n = stream.read(&mut byte).map_err(|e| e.to_string())?;
         if n == 0 {
             return Err("connection closed".into());

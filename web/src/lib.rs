@@ -2,26 +2,31 @@
 //! command line and the listener (here), the HTTP side that hands out the embedded page and
 //! upgrades to a WebSocket (`http`), one game per connection driven by JSON messages
 //! (`session`), the position as the page sees it (`view`), the engine options it offers, from
-//! the protocol crate's table (`settings`), and PGN in and out (`pgn`).
+//! the protocol crate's table (`settings`), PGN in and out (`pgn`), and what one server lets
+//! its clients take (`limits`).
 //!
 //! Nothing is fetched at run time: the page's assets are compiled into the binary.
 
 mod http;
+mod limits;
 mod pgn;
 mod session;
 mod settings;
 mod view;
 
 use std::io::Write;
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
+use std::time::Duration;
 
 use chimera_engine::registry::Registry;
 
-const USAGE: &str = "usage: chimera serve [--host H] [--port P] [--variants FILE]
-  --host H         the address to listen on (127.0.0.1)
-  --port P         the port (8080; 0 = any free port)
-  --variants FILE  load extra variant definitions (repeatable)
+const USAGE: &str =
+    "usage: chimera serve [--host H] [--port P] [--variants FILE] [--max-sessions N]
+  --host H            the address to listen on (127.0.0.1)
+  --port P            the port (8080; 0 = any free port)
+  --variants FILE     load extra variant definitions (repeatable)
+  --max-sessions N    games at once, each with its own engine (16; 1-1024)
 The first line printed is the board's URL.";
 
 /// What the command line asks for.
@@ -30,6 +35,7 @@ struct Config {
     host: String,
     port: u16,
     variant_files: Vec<String>,
+    max_sessions: usize,
 }
 
 /// Reads the words after `serve`.
@@ -38,6 +44,7 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         host: "127.0.0.1".into(),
         port: 8080,
         variant_files: Vec::new(),
+        max_sessions: limits::DEFAULT_MAX_SESSIONS,
     };
     let mut it = args.iter();
     while let Some(word) = it.next() {
@@ -55,6 +62,14 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
                     .map_err(|_| format!("--port {v}: not a port number (0-65535)"))?;
             }
             "--variants" => config.variant_files.push(value("--variants")?),
+            "--max-sessions" => {
+                let v = value("--max-sessions")?;
+                config.max_sessions = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--max-sessions {v}: not a number in 1-1024"))?;
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -102,22 +117,64 @@ pub fn run(args: &[String]) -> i32 {
     // The first line is the URL, for a person and for the tests that start the server.
     println!("http://{addr}/");
     let _ = std::io::stdout().flush();
-    serve(listener, Arc::new(registry));
+    let server = Server {
+        registry,
+        listen_host: config.host,
+        sessions: limits::Pool::new(config.max_sessions),
+    };
+    serve(listener, Arc::new(server));
     0
 }
 
-/// Accepts connections for ever, a thread each.
-fn serve(listener: TcpListener, registry: Arc<Registry>) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        let registry = registry.clone();
+/// What every connection of one server shares.
+pub(crate) struct Server {
+    pub registry: Registry,
+    /// The `--host` the server listens on, the one name besides addresses and `localhost`
+    /// that a request's `Host` may give.
+    pub listen_host: String,
+    /// The games being played, each with its own engine.
+    pub sessions: Arc<limits::Pool>,
+}
+
+/// Accepts connections for ever, a thread each, at most [`limits::MAX_CONNECTIONS`] at once.
+fn serve(listener: TcpListener, server: Arc<Server>) {
+    let connections = limits::Pool::new(limits::MAX_CONNECTIONS);
+    let mut backoff = limits::Backoff::default();
+    loop {
+        let stream = match listener.accept() {
+            Ok((stream, _)) => {
+                backoff.succeeded();
+                stream
+            }
+            Err(_) => {
+                // Out of descriptors, say: retrying at once would only spin on the error.
+                std::thread::sleep(backoff.failed());
+                continue;
+            }
+        };
+        let Some(slot) = connections.take() else {
+            turn_away(stream);
+            continue;
+        };
+        let server = server.clone();
         let spawned = std::thread::Builder::new()
             .name("connection".into())
-            .spawn(move || http::handle(stream, &registry));
+            .spawn(move || {
+                http::handle(stream, &server);
+                drop(slot);
+            });
         if let Err(e) = spawned {
             eprintln!("cannot start a connection thread: {e}");
         }
     }
+}
+
+/// Answers a connection beyond the limit from the accepting thread, which must not wait on it.
+fn turn_away(mut stream: TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+    let _ = stream.write_all(
+        b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
 }
 
 #[cfg(test)]
@@ -131,7 +188,12 @@ mod tests {
     fn start_server() -> u16 {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        std::thread::spawn(move || serve(listener, Arc::new(Registry::new())));
+        let server = Server {
+            registry: Registry::new(),
+            listen_host: "127.0.0.1".into(),
+            sessions: limits::Pool::new(limits::DEFAULT_MAX_SESSIONS),
+        };
+        std::thread::spawn(move || serve(listener, Arc::new(server)));
         port
     }
 
@@ -399,5 +461,12 @@ mod tests {
         assert!(parse_args(&words("--port 70000")).is_err());
         assert!(parse_args(&words("--port")).is_err());
         assert!(parse_args(&words("--bogus")).is_err());
+        assert_eq!(parse_args(&[]).unwrap().max_sessions, 16);
+        assert_eq!(
+            parse_args(&words("--max-sessions 3")).unwrap().max_sessions,
+            3
+        );
+        assert!(parse_args(&words("--max-sessions 0")).is_err());
+        assert!(parse_args(&words("--max-sessions many")).is_err());
     }
 }

@@ -150,5 +150,10 @@ mod tests {
             assert_eq!(e.fen(), pos.fen(), "{text}");
         }
         assert!(read(&registry, "1. e4 e5 2. Ke3 *").is_err());
+        // Moves after a mate are refused, naming the ply and the end.
+        let after_mate = "1. f3 e5 2. g4 Qh4# 3. a3 *";
+        let err = read(&registry, after_mate).unwrap_err();
+        assert!(err.contains("ply 5") && err.contains("checkmate"), "{err}");
+        assert!(read(&registry, "1. f3 e5 2. g4 Qh4# 0-1").is_ok());
     }
 }

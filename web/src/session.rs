@@ -16,6 +16,8 @@ use chimera_engine::{Color, Move, Position, Registry};
 use chimera_protocol::options::MULTIPV;
 use chimera_protocol::state::{panic_text, EngineState, Event, Output};
 use serde_json::{json, Value};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, WebSocket};
 
 use crate::{settings, view};
@@ -164,7 +166,18 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
                     e.kind(),
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 ) => {}
-            Err(tungstenite::Error::Capacity(e)) => s.error(&format!("message too large: {e}")),
+            // A frame beyond the limit or against the protocol leaves the stream at no known
+            // frame boundary: nothing more can be read from it. The page is told why, in a
+            // close frame, and the connection ends (a bad message, by contrast, gets an
+            // error and the session goes on).
+            Err(tungstenite::Error::Capacity(e)) => {
+                close(&mut ws, CloseCode::Size, &format!("message too large: {e}"));
+                break;
+            }
+            Err(tungstenite::Error::Protocol(e)) => {
+                close(&mut ws, CloseCode::Protocol, &format!("bad frame: {e}"));
+                break;
+            }
             Err(_) => break,
         }
         s.poll();
@@ -181,6 +194,21 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
     }
     // The page is gone: its search stops and its thread ends by itself.
     s.state.stop_search();
+}
+
+/// Sends a close frame with its reason (cut to the 123 bytes a close frame holds).
+fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    let frame = CloseFrame {
+        code,
+        reason: reason[..end].to_string().into(),
+    };
+    if ws.close(Some(frame)).is_ok() {
+        let _ = ws.flush();
+    }
 }
 
 fn is_would_block(e: &tungstenite::Error) -> bool {

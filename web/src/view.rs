@@ -169,11 +169,7 @@ pub fn turn_words(start: &Position, moves: &[Move]) -> Vec<String> {
     start
         .group_turns(moves)
         .iter()
-        .map(|turn| {
-            let word = pos.turn_text(turn);
-            turn.iter().for_each(|&m| pos.make_move(m));
-            word
-        })
+        .map(|turn| pos.play_turn_text(turn))
         .collect()
 }
 

@@ -79,11 +79,21 @@ impl Position {
     /// The text of the moves `parts`, played in sequence from this position, joined by commas
     /// (docs/protocols.md D3: one token per turn, `i2a3` or `e2e3,l2d4`).
     pub fn turn_text(&self, parts: &[Move]) -> String {
-        let mut pos = self.clone();
+        match parts {
+            // One part needs no copy of the position, whose history grows with the game.
+            [mv] => self.move_text(*mv),
+            _ => self.clone().play_turn_text(parts),
+        }
+    }
+
+    /// Writes the turn `parts` as [`turn_text`](Self::turn_text) does and plays it: the way
+    /// to write a whole game, turn after turn, without a copy of the position (and its history)
+    /// per turn, which made writing a long game quadratic.
+    pub fn play_turn_text(&mut self, parts: &[Move]) -> String {
         let mut words = Vec::with_capacity(parts.len());
         for &mv in parts {
-            words.push(pos.move_text(mv));
-            pos.make_move(mv);
+            words.push(self.move_text(mv));
+            self.make_move(mv);
         }
         words.join(",")
     }
