@@ -1097,3 +1097,58 @@ fn may_give_check_rules_out_most_moves() {
     let maybe = moves.iter().filter(|&&m| pos.may_give_check(m)).count();
     assert!(maybe * 2 < moves.len(), "{maybe} of {}", moves.len());
 }
+
+/// The search tries the table move before listing the others: it finds the first move of the
+/// table move's man with the table move's key (squares, kind, man) among his own moves
+/// (`generate_moves_of`) and judges it alone (`is_pseudo_legal_move_legal`,
+/// `passes_move_filters`). Along random games in every built-in variant, a move found and
+/// accepted so must be the first legal move with its key, as if the full list had been made:
+/// a quiet move where captures are compulsory (losers) and a checking move where checks are
+/// forbidden (racing kings) once slipped through and were searched as if they were legal.
+#[test]
+fn a_table_move_judged_alone_is_the_legal_one_in_every_builtin() {
+    let key = |m: &Move| (m.from, m.to, m.kind, m.piece);
+    let mut rng = SmallRng::seed_from_u64(0x7ab1e);
+    let mut failures = Vec::new();
+    for name in builtin_names() {
+        let variant = builtin_variant(&name);
+        for _ in 0..3 {
+            let mut pos = Position::startpos(&variant);
+            for _ in 0..60 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() || pos.clone().outcome().is_some() {
+                    break;
+                }
+                let in_check = pos.in_check();
+                let squares: Vec<_> = pos.squares_of(pos.side_to_move()).to_vec();
+                for from in squares {
+                    let mut own = MoveList::new();
+                    pos.generate_moves_of(from, &mut own);
+                    for (i, alone) in own.iter().enumerate() {
+                        // The search takes the first of the man's moves with the key.
+                        if own[..i].iter().any(|o| key(o) == key(alone)) {
+                            continue;
+                        }
+                        let accepted = pos.is_pseudo_legal_move_legal(*alone, in_check)
+                            && pos.passes_move_filters(*alone);
+                        let first = legal.iter().find(|l| key(l) == key(alone));
+                        if accepted && first != Some(alone) {
+                            failures.push(format!(
+                                "{name} {}: {} accepted alone, the legal one is {:?}",
+                                pos.fen(),
+                                pos.move_text(*alone),
+                                first.map(|f| pos.move_text(*f))
+                            ));
+                        }
+                    }
+                }
+                let mv = legal[rng.gen_range(0..legal.len())];
+                pos.make_move(mv);
+            }
+            if failures.len() > MAX_FAILURES {
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

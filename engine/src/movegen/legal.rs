@@ -422,13 +422,20 @@ impl Position {
         if self.variant.cambodian_moves() {
             self.add_cambodian_moves(list);
         }
+        self.strike_filtered(list, start);
+        DeferredLegality::NONE
+    }
+
+    /// Strikes off `list[start..]` the moves the variant's filters forbid (Makpong's king in
+    /// check, then [`Position::apply_move_filters`]), one way for the full list and for a move
+    /// judged alone ([`Position::passes_move_filters`]).
+    fn strike_filtered(&mut self, list: &mut MoveList, start: usize) {
         if self.variant.makpong() {
             self.keep_makpong_king_moves(list, start);
         }
         if self.variant.has_move_filters() {
             self.apply_filters_and_stalemate_pass(list, start);
         }
-        DeferredLegality::NONE
     }
 
     /// Legal generation before the variant's move filters.
@@ -638,6 +645,22 @@ impl Position {
             }
             list.truncate(kept);
         }
+    }
+
+    /// Whether the pseudo-legal, otherwise legal `mv` survives the variant's move filters
+    /// (checks forbidden, regions, facing generals, palace rules, Makpong's king in check...),
+    /// judged by itself: for a
+    /// move found without the full list, as the search's table move is. The filters that judge
+    /// a move against the others (compulsory captures and drops) cannot be judged so; the
+    /// search lists every move in those variants ([`Position::generate_moves_of`]).
+    pub fn passes_move_filters(&mut self, mv: Move) -> bool {
+        if !self.variant.has_move_filters() && !self.variant.makpong() {
+            return true;
+        }
+        let mut list = MoveList::new();
+        list.push(mv);
+        self.strike_filtered(&mut list, 0);
+        list.contains(&mv)
     }
 
     /// [`Position::apply_move_filters`], then the pass of a side that may pass only when it has

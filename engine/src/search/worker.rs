@@ -926,8 +926,7 @@ impl<'a> Worker<'a> {
         // The first move with the key, as in the full list: a few kinds of move leave a
         // square out of the key, so two of one man's moves may share it.
         let mv = moves.iter().copied().find(|&m| move_key(m) == tt_key)?;
-        self.pos
-            .is_pseudo_legal_move_legal(mv, in_check)
+        (self.pos.is_pseudo_legal_move_legal(mv, in_check) && self.pos.passes_move_filters(mv))
             .then_some(mv)
     }
 
@@ -953,7 +952,13 @@ impl<'a> Worker<'a> {
         moves.clear();
         let deferred = self.pos.generate_legal_deferred(moves);
         let listed = Self::table_move_first(moves, tt_key);
-        debug_assert!(listed && moves[0] == table_move);
+        debug_assert!(
+            listed && moves[0] == table_move,
+            "{} {}: the table move {table_move:?} is not the first listed, {:?}",
+            self.pos.variant().name(),
+            self.pos.fen(),
+            moves.first()
+        );
         deferred
     }
 
