@@ -212,6 +212,30 @@ fn legal_moves_and_blasts_as_fairy_stockfish() {
     assert!(sorted_moves(&mut pos).contains(&"e2e4".to_string()));
 }
 
+/// Chigorin's pawns become their own side's men: White's a chancellor, rook or knight, Black's
+/// a queen, rook or bishop. Issue #78's position, counted by pyffish 0.0.90 (`legal_moves`,
+/// tools/pyffish_perft.py): 30 moves, perft 30, 319, 10228; Chimera listed 34, with
+/// g2g1c g2g1n h2h1c h2h1n.
+#[test]
+fn chigorin_promotes_each_side_to_its_own_men() {
+    let mut pos = position("chigorin", "r3k3/p7/8/6pb/8/1NK5/6pp/1b6 b - - 1 60");
+    let promotions: Vec<String> = sorted_moves(&mut pos)
+        .into_iter()
+        .filter(|m| m.len() == 5)
+        .collect();
+    assert_eq!(
+        promotions,
+        ["g2g1b", "g2g1q", "g2g1r", "h2h1b", "h2h1q", "h2h1r"]
+    );
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [30, 319, 10228]);
+    let mut pos = position("chigorin", "8/1P6/8/8/8/8/k1K5/8 w - - 0 1");
+    let white: Vec<String> = sorted_moves(&mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("b7"))
+        .collect();
+    assert_eq!(white, ["b7b8c", "b7b8n", "b7b8r"]);
+}
+
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.
 #[test]
 fn perft_against_fairy_stockfish() {
