@@ -236,6 +236,22 @@ fn chigorin_promotes_each_side_to_its_own_men() {
     assert_eq!(white, ["b7b8c", "b7b8n", "b7b8r"]);
 }
 
+/// A finished atomic game is a position like another: Black's king has blown up and the
+/// bishop on a3 attacks White's king. Fairy-Stockfish reads it (pyffish 0.0.90: `validate_fen`
+/// 1, no legal move, the game over); Chimera refused it, the side not to move being in check.
+#[test]
+fn a_finished_atomic_game_reads_as_a_fen() {
+    let mut pos = position(
+        "atomic",
+        "2b4r/p6p/4p1p1/1p6/2pp2P1/b1PPnP2/PK2P2P/RN1Q2NR b - - 0 20",
+    );
+    assert!(pos.position_end().is_some());
+    assert!(pos.legal_moves().is_empty());
+    // A position still in play keeps the check: both kings stand, the rook attacks Black's.
+    let v = variant("atomic");
+    assert!(Position::from_fen(&v, "4k3/8/8/8/8/8/8/K3R3 w - - 0 1").is_err());
+}
+
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.
 #[test]
 fn perft_against_fairy_stockfish() {

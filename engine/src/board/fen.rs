@@ -399,7 +399,11 @@ impl Position {
                 ));
             }
         }
-        if self.royal_in_danger(self.side.opposite()) {
+        // A game already lost by extinction (atomic's king blown up, the winner's king left
+        // attacked by the last move) is a finished game, which Fairy-Stockfish reads too; the
+        // check only guards positions still in play.
+        let decided = v.extinction().is_some() && self.extinction_end().is_some();
+        if !decided && self.royal_in_danger(self.side.opposite()) {
             return Err(FenError::new(
                 FenField::Position,
                 self.side.opposite().to_string(),

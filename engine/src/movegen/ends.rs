@@ -245,7 +245,9 @@ impl Position {
         }
     }
 
-    fn extinction_end(&self) -> Option<GameValue> {
+    /// The result for the side to move when one side's watched men are extinct; also asked
+    /// by the FEN reader, for which a game decided so is a finished game, not a bad position.
+    pub(crate) fn extinction_end(&self) -> Option<GameValue> {
         let rules = self.variant.extinction()?;
         let us = self.side;
         let types = (0..self.variant.num_pieces())
