@@ -252,6 +252,39 @@ fn a_finished_atomic_game_reads_as_a_fen() {
     assert!(Position::from_fen(&v, "4k3/8/8/8/8/8/8/K3R3 w - - 0 1").is_err());
 }
 
+/// Fairy-Stockfish leaves e.p. squares after any man's initial-only move, not only a pawn's:
+/// wolf chess's sergeant (`ifmnD`) may be taken e.p. by a pawn, and the e.p. field names the
+/// square passed and the landing square (`b7b8`). Counts and FENs from pyffish 0.0.90.
+#[test]
+fn a_sergeants_double_step_may_be_taken_en_passant() {
+    // Issue #78's position: Chimera refused its e.p. field; pyffish lists 58 moves, perft
+    // 58, 2959, 168321.
+    let mut pos = position(
+        "wolf",
+        "qwfr1b1k/4p3/3p2sp/psp2Wp1/5p2/1p1s2F1/bSPn1SP1/1P1SPP2/KB1N2SP/3BR2Q w - b7b8 0 22",
+    );
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [58, 2959, 168321]
+    );
+    // The sergeant steps b9-b7 past the pawn on c7, which takes him e.p. on b8.
+    let fen = "7k/1s6/8/2P5/8/8/8/8/8/K7 b - - 0 1";
+    let mut pos = position("wolf", fen);
+    pos.try_play("b9b7").expect("double step");
+    assert_eq!(pos.fen(), "7k/8/8/1sP5/8/8/8/8/8/K7 w - b7b8 0 2");
+    assert_eq!(
+        sorted_moves(&mut pos),
+        ["a1a2", "a1b1", "a1b2", "c7b8", "c7c8"]
+    );
+    pos.try_play("c7b8").expect("e.p.");
+    assert_eq!(board(&pos), "7k/8/1P6/8/8/8/8/8/8/K7");
+    let mut pos = position("wolf", fen);
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3), pos.perft(4)],
+        [7, 29, 216, 1368]
+    );
+}
+
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.
 #[test]
 fn perft_against_fairy_stockfish() {

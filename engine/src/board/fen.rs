@@ -496,7 +496,8 @@ impl Position {
             out.push_str(&g.name(first));
             out.push_str(&g.name(second));
         } else {
-            if v.ep_two_squares() {
+            let victim = self.cell(self.st.ep_victim).id();
+            if v.ep_two_squares() || v.ep_landing_marked() & (1 << victim.0) != 0 {
                 // Both squares, in board order (rank by rank from rank 1), as Fairy-Stockfish
                 // writes them.
                 let (a, b) = (self.st.ep, self.st.ep_victim);
