@@ -212,6 +212,79 @@ fn legal_moves_and_blasts_as_fairy_stockfish() {
     assert!(sorted_moves(&mut pos).contains(&"e2e4".to_string()));
 }
 
+/// Chigorin's pawns become their own side's men: White's a chancellor, rook or knight, Black's
+/// a queen, rook or bishop. Issue #78's position, counted by pyffish 0.0.90 (`legal_moves`,
+/// tools/pyffish_perft.py): 30 moves, perft 30, 319, 10228; Chimera listed 34, with
+/// g2g1c g2g1n h2h1c h2h1n.
+#[test]
+fn chigorin_promotes_each_side_to_its_own_men() {
+    let mut pos = position("chigorin", "r3k3/p7/8/6pb/8/1NK5/6pp/1b6 b - - 1 60");
+    let promotions: Vec<String> = sorted_moves(&mut pos)
+        .into_iter()
+        .filter(|m| m.len() == 5)
+        .collect();
+    assert_eq!(
+        promotions,
+        ["g2g1b", "g2g1q", "g2g1r", "h2h1b", "h2h1q", "h2h1r"]
+    );
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [30, 319, 10228]);
+    let mut pos = position("chigorin", "8/1P6/8/8/8/8/k1K5/8 w - - 0 1");
+    let white: Vec<String> = sorted_moves(&mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("b7"))
+        .collect();
+    assert_eq!(white, ["b7b8c", "b7b8n", "b7b8r"]);
+}
+
+/// A finished atomic game is a position like another: Black's king has blown up and the
+/// bishop on a3 attacks White's king. Fairy-Stockfish reads it (pyffish 0.0.90: `validate_fen`
+/// 1, no legal move, the game over); Chimera refused it, the side not to move being in check.
+#[test]
+fn a_finished_atomic_game_reads_as_a_fen() {
+    let mut pos = position(
+        "atomic",
+        "2b4r/p6p/4p1p1/1p6/2pp2P1/b1PPnP2/PK2P2P/RN1Q2NR b - - 0 20",
+    );
+    assert!(pos.position_end().is_some());
+    assert!(pos.legal_moves().is_empty());
+    // A position still in play keeps the check: both kings stand, the rook attacks Black's.
+    let v = variant("atomic");
+    assert!(Position::from_fen(&v, "4k3/8/8/8/8/8/8/K3R3 w - - 0 1").is_err());
+}
+
+/// Fairy-Stockfish leaves e.p. squares after any man's initial-only move, not only a pawn's:
+/// wolf chess's sergeant (`ifmnD`) may be taken e.p. by a pawn, and the e.p. field names the
+/// square passed and the landing square (`b7b8`). Counts and FENs from pyffish 0.0.90.
+#[test]
+fn a_sergeants_double_step_may_be_taken_en_passant() {
+    // Issue #78's position: Chimera refused its e.p. field; pyffish lists 58 moves, perft
+    // 58, 2959, 168321.
+    let mut pos = position(
+        "wolf",
+        "qwfr1b1k/4p3/3p2sp/psp2Wp1/5p2/1p1s2F1/bSPn1SP1/1P1SPP2/KB1N2SP/3BR2Q w - b7b8 0 22",
+    );
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [58, 2959, 168321]
+    );
+    // The sergeant steps b9-b7 past the pawn on c7, which takes him e.p. on b8.
+    let fen = "7k/1s6/8/2P5/8/8/8/8/8/K7 b - - 0 1";
+    let mut pos = position("wolf", fen);
+    pos.try_play("b9b7").expect("double step");
+    assert_eq!(pos.fen(), "7k/8/8/1sP5/8/8/8/8/8/K7 w - b7b8 0 2");
+    assert_eq!(
+        sorted_moves(&mut pos),
+        ["a1a2", "a1b1", "a1b2", "c7b8", "c7c8"]
+    );
+    pos.try_play("c7b8").expect("e.p.");
+    assert_eq!(board(&pos), "7k/8/1P6/8/8/8/8/8/8/K7");
+    let mut pos = position("wolf", fen);
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3), pos.perft(4)],
+        [7, 29, 216, 1368]
+    );
+}
+
 /// `<variant> <FEN> ;D1 n ;D2 n ...` lines: each position at each depth.
 #[test]
 fn perft_against_fairy_stockfish() {

@@ -176,6 +176,43 @@ fn a_side_that_must_drop_has_only_drops() {
         .all(|m| m.kind == MoveKind::Drop && pos.move_text(*m).starts_with("K@")));
 }
 
+/// S-House: gating puts a man down from the hand, so the drop rules hold for it, and a gate
+/// belongs to the man who starts on it. Counts from pyffish 0.0.90 (`legal_moves`,
+/// tools/pyffish_perft.py).
+#[test]
+fn shouse_gates_by_the_drop_rules() {
+    // Issue #78's position: Black holds a pawn, which may not be gated onto his first rank
+    // (no pawn drops there). Chimera listed 66 moves, with b8a6p b8c6p g8f6p g8h6p;
+    // pyffish 62, perft 62, 3934, 172878.
+    let fen = "rnbqkbnr/pppppppp/4e3/7E/8/8/PPPPNPPP/RNBQKBHR[Hp] b KQBCDFkqbcdfg - 1 4";
+    let mut pos = after("shouse", fen, "");
+    let texts = sorted_moves(&mut pos);
+    assert_eq!(texts.len(), 62, "{texts:?}");
+    assert!(!texts.iter().any(|t| t.ends_with('p')), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "P@a6"), "{texts:?}");
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [62, 3934, 172878]
+    );
+    // A knight dropped back on g8, his start square but no gate since the first knight left,
+    // opens none: only g8f6 and g8h6 (pyffish), no gating forms. Perft 127, 11151, 1082669.
+    let fen = "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhen] b KQBCDFGkqbcdf - 0 1";
+    let mut pos = after("shouse", fen, "N@g8 a2a3");
+    let knight: Vec<String> = sorted_moves(&mut pos)
+        .into_iter()
+        .filter(|t| t.starts_with("g8"))
+        .collect();
+    assert_eq!(knight, ["g8f6", "g8h6"]);
+    let written = pos.fen();
+    let rights = written.split(' ').nth(2).unwrap_or("");
+    assert!(!rights.contains('g'), "{written}");
+    let mut pos = after("shouse", fen, "");
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [127, 11151, 1082669]
+    );
+}
+
 #[test]
 fn sittuyin_sets_up_then_promotes_to_a_ferz() {
     let v = builtin("sittuyin").expect("built in");

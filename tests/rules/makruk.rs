@@ -92,8 +92,7 @@ fn cambodian_first_moves() {
         fen_after("cambodian", start, &["d1b2"]),
         "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/1K6/RNS1MSNR b Ede - 1 1"
     );
-    // A rook's check takes the king's leap away; a rook on the king's line behind a man
-    // does not.
+    // A rook's check takes the king's leap away; a rook off the king's lines does not.
     let fen = "4k3/8/8/8/8/8/8/R2K4 w DEe - 0 1";
     assert_eq!(
         fen_after("cambodian", fen, &["a1a8"]),
@@ -103,11 +102,40 @@ fn cambodian_first_moves() {
         fen_after("cambodian", fen, &["a1a7"]),
         "4k3/R7/8/8/8/8/8/3K4 b De 30 6 1"
     );
+    // A rook landing on the king's file takes the leap even behind a man: Fairy-Stockfish
+    // sees the rook's lines on an empty board.
+    assert_eq!(
+        fen_after("cambodian", "4k3/4p3/8/8/8/8/8/3K3R w DEe - 0 1", &["h1e1"]),
+        "4k3/4p3/8/8/8/8/8/3KR3 b D 126 0 1"
+    );
     // In check: no leap (and the met's step must answer the check).
     let fen = "3mk3/8/8/8/8/8/8/3K1R2 w DEde - 0 1";
     let mut pos = position("cambodian", fen);
     pos.try_play("f1e1").expect("legal");
     assert_eq!(sorted_moves(&mut pos), ["d8e7", "e8d7", "e8f7", "e8f8"]);
+}
+
+/// Issue #78's position: Black's rook lands on d7, on the white king's file behind the d-pawns,
+/// and the king loses his leap (d1b2, d1f2) in both variants with `cambodianMoves`. Counts
+/// from pyffish 0.0.90 (`legal_moves`, tools/pyffish_perft.py): 28 replies, where Chimera
+/// listed 30; perft 30, 899, 24008.
+#[test]
+fn a_rook_on_the_kings_file_behind_men_takes_the_leap() {
+    for (variant, counters) in [("cambodian", "- 0 4"), ("karouk", "- 1+1 0 4")] {
+        let fen = format!("1nsmksnr/r7/pppppppp/8/P4P2/1PPPP1PP/4R3/1NSKMSNR b DEd {counters}");
+        let mut pos = position(variant, &fen);
+        assert_eq!(pos.perft(1), 30, "{variant}");
+        assert_eq!(pos.perft(2), 899, "{variant}");
+        assert_eq!(pos.perft(3), 24008, "{variant}");
+        pos.try_play("a7d7").expect("legal");
+        let replies = sorted_moves(&mut pos);
+        assert_eq!(replies.len(), 28, "{variant}: {replies:?}");
+        assert!(
+            !replies.iter().any(|m| m == "d1b2" || m == "d1f2"),
+            "{variant}: {replies:?}"
+        );
+        assert!(pos.fen().contains(" w Ed "), "{variant}: {}", pos.fen());
+    }
 }
 
 #[test]

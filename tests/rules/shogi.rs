@@ -17,6 +17,47 @@ fn position(variant: &str, fen: &str) -> Position {
     Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"))
 }
 
+/// Sho shogi's crown prince (`+e`, the drunk elephant promoted) is one more king: Fairy-
+/// Stockfish counts him with the king, and with two of them neither is royal; the last one
+/// left is. Counts from pyffish 0.0.90 (`legal_moves`, tools/pyffish_perft.py).
+#[test]
+fn the_crown_prince_counts_as_a_king() {
+    // Issue #78's position: Black has king and crown prince, the prince attacked on f2;
+    // pyffish lists 39 moves (perft 39, 1540, 60367), Chimera listed none.
+    let mut pos = position(
+        "shoshogi",
+        "5k2l/2rg1b2+P/l1sp4n/3spP2p/2p6/4P1P2/nG3+B2P/2K2+eESR/L4G1NL b - - 7 53",
+    );
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [39, 1540, 60367]
+    );
+    // The elephant on f2 may promote (f2e1+ ...: 45 moves, perft 45, 1773, 76495), but
+    // Fairy-Stockfish judges that move by the royal men of before it: with the king in
+    // check, making a crown prince does not answer the check (after f9g9 i8h8, only the
+    // king's two moves).
+    let fen = "5k2l/2rg1b2+P/l1sp4n/3spP2p/2p6/4P1P2/nG3+B2P/2K2eESR/L4G1NL b - - 7 53";
+    let mut pos = position("shoshogi", fen);
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [45, 1773, 76495]
+    );
+    for mv in ["f9g9", "i8h8"] {
+        pos.try_play(mv).expect("legal");
+    }
+    assert_eq!(sorted_moves(&mut pos), ["g9f9", "g9h8"]);
+    // The king gone, the crown prince carries on, royal now: perft 31, 1237, 39475.
+    let mut pos = position(
+        "shoshogi",
+        "5+e2l/2rg1b2+P/l1sp4n/3spP2p/2p6/4P1P2/nG3+B2P/2K3ESR/L4G1NL b - - 7 53",
+    );
+    assert!(pos.position_end().is_none());
+    assert_eq!(
+        [pos.perft(1), pos.perft(2), pos.perft(3)],
+        [31, 1237, 39475]
+    );
+}
+
 #[test]
 fn no_second_pawn_is_dropped_on_a_file() {
     // Nifu: White has a pawn on the a-file, so a pawn in hand may go anywhere but there.

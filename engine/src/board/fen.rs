@@ -399,7 +399,11 @@ impl Position {
                 ));
             }
         }
-        if self.royal_in_danger(self.side.opposite()) {
+        // A game already lost by extinction (atomic's king blown up, the winner's king left
+        // attacked by the last move) is a finished game, which Fairy-Stockfish reads too; the
+        // check only guards positions still in play.
+        let decided = v.extinction().is_some() && self.extinction_end().is_some();
+        if !decided && self.royal_in_danger(self.side.opposite()) {
             return Err(FenError::new(
                 FenField::Position,
                 self.side.opposite().to_string(),
@@ -492,7 +496,8 @@ impl Position {
             out.push_str(&g.name(first));
             out.push_str(&g.name(second));
         } else {
-            if v.ep_two_squares() {
+            let victim = self.cell(self.st.ep_victim).id();
+            if v.ep_two_squares() || v.ep_landing_marked() & (1 << victim.0) != 0 {
                 // Both squares, in board order (rank by rank from rank 1), as Fairy-Stockfish
                 // writes them.
                 let (a, b) = (self.st.ep, self.st.ep_victim);

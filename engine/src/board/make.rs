@@ -360,8 +360,11 @@ impl Position {
                     self.edit_hand_sub(us, self.variant.shogi().hand_type(id));
                 }
                 // A man dropped on a square where the game starts with such a man is taken as
-                // never moved, the same reading FEN gives him.
-                let virgin = self.variant.starts_on(mv.to, piece);
+                // never moved, the same reading FEN gives him; but a gate belongs to the man
+                // who starts on it and is gone once he leaves, so a man dropped onto the gating
+                // rank opens none (as in Fairy-Stockfish's S-House).
+                let virgin = self.variant.starts_on(mv.to, piece)
+                    && !self.virgin_is_gate_right(mv.to, Cell::new(piece, true));
                 self.edit_put(mv.to, Cell::new(piece, virgin));
                 irreversible = true;
             }

@@ -1,10 +1,10 @@
 //! What a move changes under the makruk family's rules, after the move itself: the count of
 //! the counting rules (`countingRule`, kept in the game state) and, in Ouk Chatrang
-//! (`cambodianMoves`), the king's leaping right, lost to a rook's check. Both as
+//! (`cambodianMoves`), the king's leaping right, lost to a rook on his file or rank. Both as
 //! Fairy-Stockfish does them; the moves themselves are `movegen::makruk`'s.
 
 use super::position::{Change, Position};
-use crate::types::{Cell, Color, Move, Square};
+use crate::types::{Cell, Color, Move};
 use crate::variant::counting::{CountingRule, Material};
 
 impl Position {
@@ -105,8 +105,9 @@ impl Position {
         self.count[0] != 0 && self.count[1] > self.count[0]
     }
 
-    /// A rook that moves to give check along its lines to a king that still has its leaping
-    /// right takes the right away (Ouk Chatrang).
+    /// A rook that lands on the file or rank of an enemy king that still has its leaping right
+    /// takes the right away (Ouk Chatrang), as Fairy-Stockfish rules it: the rook's lines are
+    /// seen on an empty board, so men between do not shield the king.
     fn rook_check_takes_leap(&mut self, mv: Move, us: Color) {
         let them = us.opposite();
         let mover = self.cell(mv.to);
@@ -120,17 +121,8 @@ impl Position {
         if !cell.is_virgin() {
             return;
         }
-        let g = self.variant.geometry().clone();
-        let on_line = [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dy)| {
-            let mut s: Square = mv.to;
-            loop {
-                s = s.offset(g.delta(dx, dy));
-                let c = self.cell(s);
-                if !c.is_empty() {
-                    return s == king;
-                }
-            }
-        });
+        let g = self.variant.geometry();
+        let on_line = g.file_of(mv.to) == g.file_of(king) || g.rank_of(mv.to) == g.rank_of(king);
         if on_line {
             self.edit_replace(king, cell.moved());
         }

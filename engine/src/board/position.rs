@@ -292,6 +292,19 @@ impl Position {
         self.counts[color.index()][id.index()]
     }
 
+    /// How many men of `id`'s kind (his type with the promoted types that move as it, see
+    /// [`crate::variant::shogi::ShogiRules::kind`]) `color` has on the board.
+    pub fn count_kind(&self, color: Color, id: PieceId) -> u32 {
+        let kind = self.variant.shogi().kind(id);
+        if kind == 1 << id.0 {
+            return u32::from(self.count(color, id));
+        }
+        (0..self.variant.num_pieces())
+            .filter(|&i| kind & (1 << i) != 0)
+            .map(|i| u32::from(self.counts[color.index()][i]))
+            .sum()
+    }
+
     /// How many men of a type `color` holds in hand.
     #[inline(always)]
     pub fn in_hand(&self, color: Color, id: PieceId) -> u8 {

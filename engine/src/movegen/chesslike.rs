@@ -135,7 +135,7 @@ impl Position {
     fn is_pseudo_royal(&self, sq: Square, color: Color, rules: &PseudoRoyalRules) -> bool {
         let id = self.cell(sq).id();
         self.variant.extinction_types() & (1 << id.0) != 0
-            && u32::from(self.count(color, id)) <= rules.limit
+            && self.count_kind(color, id) <= rules.limit
     }
 
     /// With explosions, a man next to an enemy pseudo-royal man cannot be attacked: taking
@@ -190,14 +190,22 @@ impl Position {
         let extinction = v.extinction_types();
         let mut exempt = false;
         let mut attackers = PieceMask::MAX;
+        let mut promoted = None;
         if just_moved {
+            promoted = self.promoted_into_extinction_kind();
             let lost = self.last_move_losses();
             // A type's men were pseudo-royal before the move when there were at most `limit`.
+            // Men are counted by kind: a promoted man with his new type.
             let was_pseudo = |c: Color, id: usize| {
-                lost[c.index()][id] > 0
+                let pid = crate::types::PieceId(id as u8);
+                let kind = v.shogi().kind(pid);
+                let lost_kind: i32 = (0..MAX_PIECE_TYPES)
+                    .filter(|&i| kind & (1 << i) != 0)
+                    .map(|i| lost[c.index()][i])
+                    .sum();
+                lost_kind > 0
                     && extinction & (1 << id) != 0
-                    && self.count(c, crate::types::PieceId(id as u8)) as i32 + lost[c.index()][id]
-                        <= rules.limit as i32
+                    && self.count_kind(c, pid) as i32 + lost_kind <= rules.limit as i32
             };
             let n = v.num_pieces();
             // Blowing up or petrifying one's own pseudo-royal man is illegal.
@@ -229,13 +237,40 @@ impl Position {
                 continue;
             }
             let attacked = self.attacked_royal_by(sq, color, attackers);
-            if attacked && !exempt && self.is_pseudo_royal(sq, color, rules) {
+            let pseudo = || match promoted {
+                Some((at, kind)) if kind & (1 << id.0) != 0 => {
+                    sq != at && self.count_kind(color, id) <= rules.limit + 1
+                }
+                _ => self.is_pseudo_royal(sq, color, rules),
+            };
+            if attacked && !exempt && pseudo() {
                 return true;
             }
             candidates += 1;
             attacked_candidates += usize::from(attacked);
         }
         rules.duple && candidates > 0 && attacked_candidates == candidates
+    }
+
+    /// The man the last move promoted shogi-style (`promotedPieceType`) into an extinction
+    /// kind, if any: his square and his kind. Fairy-Stockfish tests such a move against the
+    /// pseudo-royal men of before it (it adjusts them for a pawn's promotion only), so the
+    /// promoted man is not pseudo-royal for that move and his kin keep the royalty they had:
+    /// Sho shogi's king in check stays in check when the elephant becomes crown prince.
+    fn promoted_into_extinction_kind(&self) -> Option<(Square, PieceMask)> {
+        let undo = self.history.last()?;
+        let v = &self.variant;
+        self.journal[undo.journal_len as usize..]
+            .iter()
+            .find_map(|c| match *c {
+                Change::Shifted(_, to, old, new)
+                    if v.shogi().promoted[old.id().index()] == Some(new.id())
+                        && v.extinction_types() & (1 << new.id().0) != 0 =>
+                {
+                    Some((to, v.shogi().kind(new.id())))
+                }
+                _ => None,
+            })
     }
 
     /// The castling king's path under pseudo-royalty: a pseudo-royal king may not castle

@@ -231,11 +231,12 @@ impl Position {
         false
     }
 
-    /// The men of `color` of the types in `mask` (or all, with `all`), in hand included.
+    /// The men of `color` of `id`'s kind (a promoted man counted with his new type, as Sho
+    /// shogi's crown prince with the king), or of all types, in hand included.
     fn count_with_hand(&self, color: Color, id: Option<PieceId>) -> u32 {
         let n = self.variant.num_pieces();
         match id {
-            Some(id) => self.count(color, id) as u32 + self.in_hand(color, id) as u32,
+            Some(id) => self.count_kind(color, id) + self.in_hand(color, id) as u32,
             None => (0..n)
                 .map(|i| {
                     let id = PieceId(i as u8);
@@ -245,7 +246,9 @@ impl Position {
         }
     }
 
-    fn extinction_end(&self) -> Option<GameValue> {
+    /// The result for the side to move when one side's watched men are extinct; also asked
+    /// by the FEN reader, for which a game decided so is a finished game, not a bad position.
+    pub(crate) fn extinction_end(&self) -> Option<GameValue> {
         let rules = self.variant.extinction()?;
         let us = self.side;
         let types = (0..self.variant.num_pieces())

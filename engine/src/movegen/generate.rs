@@ -532,7 +532,10 @@ impl Position {
         let end = list.len();
         let mut gated_any = false;
         for id in 0..self.variant.num_pieces() {
-            if self.hands[us.index()][id] == 0 || rules.gated & (1 << id) == 0 {
+            if self.hands[us.index()][id] == 0
+                || rules.gated & (1 << id) == 0
+                || !self.may_gate_onto(PieceId(id as u8), from)
+            {
                 continue;
             }
             for i in first..end {
@@ -553,6 +556,24 @@ impl Position {
         if gated_any && rules.last_compulsory && self.last_gate_opener(from) {
             list.remove_range(first..end);
         }
+    }
+
+    /// True when a man of type `id` of the side to move may be gated onto `gate`: gating puts
+    /// him down from the hand, so the drop rules hold (as in Fairy-Stockfish): a pawn not on
+    /// his first rank nor in his promotion zone unless drops may go there, and only within
+    /// the drop region. Only variants with pawns in hand (S-House) can be refused.
+    fn may_gate_onto(&self, id: PieceId, gate: Square) -> bool {
+        let v = &self.variant;
+        let us = self.side;
+        if v.drop_region(us).is_some_and(|r| !r[gate.index()]) {
+            return false;
+        }
+        if !v.is_drop_pawn(id, us) {
+            return true;
+        }
+        let (first_rank, zone) = v.pawn_drops_allowed();
+        (first_rank || v.geometry().relative_rank(gate, us) != 0)
+            && (zone || !v.in_promotion_zone(us, gate))
     }
 
     /// True when the man on `from` is the side to move's only man left who can open a gate.
@@ -623,13 +644,20 @@ impl Position {
                     if self.hands[us.index()][id] == 0 || gating.gated & (1 << id) == 0 {
                         continue;
                     }
-                    if king.is_virgin() && self.virgin_is_gate_right(from, king) {
+                    let gated = PieceId(id as u8);
+                    if king.is_virgin()
+                        && self.virgin_is_gate_right(from, king)
+                        && self.may_gate_onto(gated, from)
+                    {
                         push(
                             list,
                             Move::with(from, to, MoveKind::CastleGateKing, aux, id as u8),
                         );
                     }
-                    if rook.is_virgin() && self.virgin_is_gate_right(aux, rook) {
+                    if rook.is_virgin()
+                        && self.virgin_is_gate_right(aux, rook)
+                        && self.may_gate_onto(gated, aux)
+                    {
                         push(
                             list,
                             Move::with(from, to, MoveKind::CastleGateRook, aux, id as u8),

@@ -55,6 +55,8 @@ pub(crate) struct Rules {
     pub promotion: PromotionRules,
     pub shogi: ShogiRules,
     pub ep_types: PieceMask,
+    /// The types whose double step marks the landing square in the e.p. field too.
+    pub ep_landing_marked: PieceMask,
     /// Per capturing colour, the squares an e.p. capture may land on (`enPassantRegion*`).
     pub ep_region: [Option<Vec<bool>>; 2],
     pub initial_region: Option<[Vec<bool>; 2]>,
@@ -228,7 +230,19 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         extinction_types,
         promotion,
         shogi,
-        ep_types: sets.pawns,
+        // Fairy-Stockfish leaves e.p. squares after any man's initial-only move (a wolf chess
+        // sergeant's double step), its pawn's by the pawn rule, any other's by a rule that
+        // marks the landing square too; Chimera's own dialect keeps e.p. to the pawn types.
+        ep_types: if fsf {
+            named(&pieces, |_| true)
+        } else {
+            sets.pawns
+        },
+        ep_landing_marked: if fsf {
+            named(&pieces, |p| p.name != "pawn")
+        } else {
+            0
+        },
         ep_region,
         initial_region,
         triple_steps,

@@ -273,6 +273,12 @@ impl Variant {
         self.rules.ep_types
     }
 
+    /// Types whose double step is written in the e.p. field with its landing square, as
+    /// Fairy-Stockfish writes any man's but its predefined pawn's.
+    pub fn ep_landing_marked(&self) -> PieceMask {
+        self.rules.ep_landing_marked
+    }
+
     /// Gating from the hand (S-Chess), if the variant has it.
     #[inline(always)]
     pub fn gating(&self) -> Option<&GatingRules> {

@@ -24,6 +24,9 @@ pub struct ShogiRules {
     pub unpromoted: [Option<PieceId>; MAX_PIECE_TYPES],
     /// Per promoted type, the type whose moves it has.
     pub targets: [Option<PieceId>; MAX_PIECE_TYPES],
+    /// Per type, the other types counted as one with it (see [`ShogiRules::kind`]); zero
+    /// where there are none.
+    pub kinds: [PieceMask; MAX_PIECE_TYPES],
     /// The types whose moves go through [`ShogiRules`]: those that promote, demote, or may
     /// land where they could never move again. Their moves are marked overlapping, so that
     /// move generation lists them apart from the fast path and expands them there.
@@ -65,6 +68,15 @@ impl ShogiRules {
         self.dead
             .get(id.index())
             .is_some_and(|d| d[color.index()].get(sq) == Some(&true))
+    }
+
+    /// The types counted as one with `id` where the rules count men by type (pseudo-royalty,
+    /// extinction): his own, the type a promoted `+X` moves as, and every promoted type that
+    /// moves as that one; Fairy-Stockfish's promoted man is of his new type, so Sho shogi's
+    /// crown prince (`+e`) is one more king.
+    #[inline(always)]
+    pub fn kind(&self, id: PieceId) -> PieceMask {
+        self.kinds[id.index()] | 1 << id.0
     }
 
     /// Adds `+X` for each type whose promoted type `Y` is in `mask`: the promoted man counts
@@ -168,6 +180,14 @@ pub(crate) fn add_promoted_types(
         targets[id] = Some(PieceId(to as u8));
     }
     rules.targets = targets;
+    let base = |i: usize| targets[i].map_or(i, |t| t.index());
+    for i in 0..pieces.len() {
+        for j in 0..pieces.len() {
+            if i != j && base(i) == base(j) {
+                rules.kinds[i] |= 1 << j;
+            }
+        }
+    }
     rules
 }
 
