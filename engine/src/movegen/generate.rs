@@ -108,19 +108,13 @@ impl Position {
     /// Appends the pseudo-legal moves of the side to move's man on `from`: the moves the full
     /// generators list for him, in the same order, so that the search can look for one move
     /// (the table's) without listing everyone's. Appends nothing when `from` holds none of his
-    /// men, or when the position's moves are not listed man by man (board rules, the choice of
-    /// the reserve files, a wall placed or men turned over with every move), or not judged
-    /// one by one: where
-    /// captures or drops are compulsory, a man's move is legal only if no man of his side can
-    /// capture, or nothing can be dropped (the other filters judge each move by itself:
-    /// [`Position::passes_move_filters`]).
+    /// men, or when the position's moves cannot be listed and judged man by man
+    /// ([`crate::variant::Variant::moves_judged_man_by_man`]; the filters that judge each
+    /// move by itself are [`Position::passes_move_filters`]'s), or while a reserve file is to
+    /// be chosen.
     pub fn generate_moves_of(&self, from: Square, list: &mut MoveList) {
         let us = self.side;
-        if self.variant.needs_board_rules()
-            || self.variant.walls().is_some()
-            || self.variant.enclosing().is_some()
-            || self.variant.must_capture()
-            || self.variant.hands().must_drop
+        if !self.variant.moves_judged_man_by_man()
             || self.variant.reserve().is_some() && self.reserve_pending(us)
             || !self.cell(from).is_color(us)
         {

@@ -104,6 +104,9 @@ pub(crate) struct Tables {
     /// True when legal generation has more to do than the moves' own legality (see
     /// [`Variant::special_legality`]).
     pub special_legality: bool,
+    /// True when one man's moves may be listed alone and each judged by itself (see
+    /// [`Variant::moves_judged_man_by_man`]).
+    pub man_by_man: bool,
     /// True when a move has more to do under the makruk family's rules (see
     /// [`Variant::has_makruk_rules`]).
     pub makruk_rules: bool,
@@ -215,6 +218,11 @@ impl Tables {
             after_move,
             board_rules,
             special_legality,
+            man_by_man: !board_rules
+                && r.walls.is_none()
+                && r.enclosing.is_none()
+                && !r.must_capture
+                && !r.hands.must_drop,
             makruk_rules: r.counting.is_some() || r.cambodian,
             sees_through_walls: blast && (r.petrify.is_some() || r.walls.is_some()),
         }

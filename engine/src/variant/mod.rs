@@ -809,6 +809,15 @@ impl Variant {
         self.tables.board_rules
     }
 
+    /// True when one man's moves can be listed apart from the others' and each judged by
+    /// itself, as the search does with its table move (`Position::generate_moves_of`): not
+    /// under board rules, where every move places a wall or turns men over, nor where a
+    /// move's legality depends on the others (compulsory captures or drops).
+    #[inline]
+    pub fn moves_judged_man_by_man(&self) -> bool {
+        self.tables.man_by_man
+    }
+
     /// The plies of search one ordinary turn takes: 1, or the number of parts of a turn.
     pub fn plies_per_turn(&self) -> i32 {
         self.rules
