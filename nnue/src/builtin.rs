@@ -32,6 +32,7 @@ macro_rules! net_file {
 const FILES: &[(&str, &[u8])] = &[
     net_file!("chess-gen10.nnue"),
     net_file!("capablanca-gen5.nnue"),
+    net_file!("grand-gen1.nnue"),
     net_file!("pioneer-gen1.nnue"),
     net_file!("pawnvault-gen1.nnue"),
     net_file!("aliceguard-gen1.nnue"),
