@@ -25,6 +25,7 @@ mod fsf_hands;
 mod fsf_petrify;
 mod fsf_sections;
 mod fuzz;
+mod kinship;
 mod makruk;
 mod move_text;
 mod pawnvault;
