@@ -21,6 +21,7 @@ mod fen;
 mod fsf_castling;
 mod fsf_chesslike;
 mod fsf_compat;
+mod fsf_diff;
 mod fsf_hands;
 mod fsf_petrify;
 mod fsf_sections;
