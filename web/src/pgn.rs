@@ -149,6 +149,30 @@ mod tests {
             assert_eq!(s.fen(), start.fen());
             assert_eq!(e.fen(), pos.fen(), "{text}");
         }
+        // A game stopped in the middle of an Alice Guard turn loads back, parts and all.
+        let v = registry.get("aliceguard").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        while pos.game_ply() < 4 || pos.turn_phase() == 0 {
+            let mv = pos.legal_moves()[0];
+            pos.make_move(mv);
+        }
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None);
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
+        // Shogi in SAN: a promotion (`+`), and the promoted man's move (`+B`).
+        let v = registry.get("shogi").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        for m in ["c3c4", "g7g6", "b2g7+", "f9f8", "g7f6"] {
+            pos.try_play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None);
+        assert!(text.contains("Bg7+") && text.contains("+Bf6"), "{text}");
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
         assert!(read(&registry, "1. e4 e5 2. Ke3 *").is_err());
         // Moves after a mate are refused, naming the ply and the end.
         let after_mate = "1. f3 e5 2. g4 Qh4# 3. a3 *";

@@ -3,7 +3,8 @@
 //! is Chimera's own: its registry, position, rules and searcher (driven through the protocol
 //! crate's [`EngineState`], which runs the search on a worker thread). Every message is
 //! checked; a bad one gets `{"type":"error"}` and the session carries on. When the socket
-//! closes, the running search is stopped and everything is dropped.
+//! closes, the running search is stopped and everything is dropped. The session watches the
+//! clocks itself (every [`POLL`]), so that a flag falls on a clock nobody moves against.
 
 use std::net::TcpStream;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -117,6 +118,8 @@ struct Session {
     evals: Vec<Option<i32>>,
     /// The result by a flag fall (the rules decide every other end).
     flagged: Option<String>,
+    /// The SAN of the moves played so far (kept, so that a `state` costs no SAN).
+    san: Vec<String>,
     /// Messages waiting to be sent.
     outbox: Vec<Value>,
 }
@@ -146,6 +149,7 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
         restart: false,
         evals: vec![None],
         flagged: None,
+        san: Vec::new(),
         outbox: Vec::new(),
     };
     s.state.error_line = |t| t.to_string();
@@ -194,6 +198,25 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
     }
     // The page is gone: its search stops and its thread ends by itself.
     s.state.stop_search();
+}
+
+/// The side that made the last move, if any.
+fn last_mover(pos: &Position) -> Option<Color> {
+    let mut before = pos.clone();
+    before.game_ply().checked_sub(1)?;
+    before.unmake_move();
+    Some(before.side_to_move())
+}
+
+/// Takes back the last turn, or what has been played of an unfinished one: every move back to
+/// the last one the other side made.
+fn take_back_turn(pos: &mut Position) {
+    let Some(mover) = last_mover(pos) else {
+        return;
+    };
+    while last_mover(pos) == Some(mover) {
+        pos.unmake_move();
+    }
 }
 
 /// Sends a close frame with its reason (cut to the 123 bytes a close frame holds).
@@ -267,11 +290,10 @@ impl Session {
             "time" => self.time(&msg),
             "go" => self.go(),
             "stop" => {
-                self.engine = [false, false];
-                self.state.stop_search();
-                self.send_state();
+                self.stop();
                 Ok(())
             }
+            "peek" => self.peek(&msg),
             "analyse" => self.analyse(&msg),
             "fen" => self.fen(&msg),
             "pgn" => {
@@ -321,6 +343,22 @@ impl Session {
             Some(f) => Position::from_fen(&variant, f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Position::startpos(&variant),
         };
+        let mut pos = pos;
+        // `moves`: the game's moves from there (a page reloaded sends its game back).
+        if let Some(list) = msg.get("moves").filter(|m| !m.is_null()) {
+            let list = list.as_array().ok_or("'moves' must be a list of moves")?;
+            for (i, m) in list.iter().enumerate() {
+                let text = m.as_str().ok_or("'moves' must be a list of moves")?;
+                if let Some(end) = view::result(&pos) {
+                    return Err(format!(
+                        "move {}: '{text}' comes after the end ({end})",
+                        i + 1
+                    ));
+                }
+                pos.try_play(text)
+                    .map_err(|e| format!("move {}: '{text}': {e}", i + 1))?;
+            }
+        }
         self.state.set_variant(&name)?;
         self.state.position = pos;
         self.state.new_game();
@@ -334,6 +372,7 @@ impl Session {
             self.clocks = [base as i64; 2];
         }
         self.flagged = None;
+        self.san.clear();
         self.evals = vec![None; self.state.position.game_ply() + 1];
         self.turn_started = Instant::now();
         self.changed();
@@ -379,40 +418,82 @@ impl Session {
     }
 
     /// `{"type":"undo"}`: takes back the last turn (and the engine's reply before it, so that
-    /// the person is to move again).
+    /// the person is to move again); in the middle of a turn, only the parts of that turn.
     fn undo(&mut self) -> Result<(), String> {
         if self.state.position.game_ply() == 0 {
             return Err("nothing to take back".into());
         }
         self.engine_off_if_thinking();
-        let take_turn = |pos: &mut Position| {
-            // Parts of an unfinished turn, then one whole turn.
-            let side = pos.side_to_move();
-            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
-                pos.unmake_move();
-            }
-            if pos.game_ply() == 0 {
-                return;
-            }
-            pos.unmake_move();
-            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
-                pos.unmake_move();
-            }
-            let _ = side;
-        };
-        take_turn(&mut self.state.position);
+        let pos = &mut self.state.position;
+        let mid_turn = last_mover(pos) == Some(pos.side_to_move());
+        take_back_turn(pos);
         let to_move = self.state.position.side_to_move();
-        if self.engine[to_move.index()]
+        if !mid_turn
+            && self.engine[to_move.index()]
             && !self.engine[to_move.opposite().index()]
             && self.state.position.game_ply() > 0
         {
-            take_turn(&mut self.state.position);
+            take_back_turn(&mut self.state.position);
         }
         self.flagged = None;
         let ply = self.state.position.game_ply();
         self.evals.truncate(ply + 1);
+        self.san.truncate(ply);
         self.turn_started = Instant::now();
         self.changed();
+        Ok(())
+    }
+
+    /// `{"type":"stop"}`: the engine's search for a move ends and the engine plays the best
+    /// move found so far (when the engine plays both sides, the other side becomes a person's,
+    /// so that the game stops after that move); an analysis is switched off.
+    fn stop(&mut self) {
+        match self.purpose {
+            Some(Purpose::Move) => {
+                let side = self.state.position.side_to_move();
+                if self.engine == [true, true] {
+                    self.engine[side.opposite().index()] = false;
+                }
+                self.state.stop_search();
+            }
+            Some(Purpose::Analysis) => {
+                self.analysing = false;
+                self.state.stop_search();
+            }
+            None => {
+                if self.engine == [true, true] {
+                    self.engine = [false, false];
+                }
+            }
+        }
+        self.send_state();
+    }
+
+    /// `{"type":"peek","turn":K}`: the board after the first K turns of the game (the page's
+    /// move list steps through the game with it); the game itself does not change.
+    fn peek(&mut self, msg: &Value) -> Result<(), String> {
+        let k = number_field(msg, "turn", 0, u32::MAX as u64)?.ok_or("'turn' is missing")?;
+        let start = self.start_position();
+        let moves: Vec<Move> = self.state.position.moves_played().collect();
+        let turns = start.group_turns(&moves);
+        let k = (k as usize).min(turns.len());
+        let plies: usize = turns[..k].iter().map(Vec::len).sum();
+        let mut pos = start;
+        for &mv in &moves[..plies] {
+            pos.make_move(mv);
+        }
+        let last = turns[..k].last().and_then(|t| t.last()).map(|&mv| {
+            let mut before = pos.clone();
+            before.unmake_move();
+            view::path_of(&before, mv)
+        });
+        let mut out = view::board(&pos);
+        if let Value::Object(o) = &mut out {
+            o.insert("type".into(), json!("peek"));
+            o.insert("turn".into(), json!(k));
+            o.insert("lastMove".into(), json!(last));
+        }
+        self.outbox.push(out);
         Ok(())
     }
 
@@ -604,8 +685,27 @@ impl Session {
         }
     }
 
+    /// A flag falls as soon as the side to move's clock runs out, whether or not anybody moves.
+    fn check_flag(&mut self) {
+        if !matches!(self.tc, TimeControl::Clock { .. }) || self.game_over() {
+            return;
+        }
+        let side = self.state.position.side_to_move();
+        let left = self.clocks[side.index()] - self.turn_started.elapsed().as_millis() as i64;
+        if left >= 0 {
+            return;
+        }
+        self.clocks[side.index()] = 0;
+        self.turn_started = Instant::now();
+        let r = result_token(Some(side.opposite()));
+        self.flagged = Some(format!("{r} (time forfeit)"));
+        self.engine_off_if_thinking();
+        self.send_state();
+    }
+
     /// Forwards search progress, takes finished searches back, and passes on error lines.
     fn poll(&mut self) {
+        self.check_flag();
         while let Ok(p) = self.progress.try_recv() {
             if p.message["multipv"] == 1 {
                 if let Some(slot) = self.evals.get_mut(p.ply) {
@@ -668,10 +768,22 @@ impl Session {
                 (json!({ "base": base, "inc": inc }), json!(c))
             }
         };
+        let history = view::turn_words(&start, &moves);
+        let san = if pos.variant().turns().is_some() {
+            history.clone()
+        } else {
+            if self.san.len() > moves.len() {
+                self.san.truncate(moves.len());
+            }
+            let known = self.san.len();
+            self.san.extend(view::san_words(&start, &moves, known));
+            self.san.clone()
+        };
         let extra = json!({
             "type": "state",
             "result": self.result(),
-            "history": view::turn_words(&start, &moves),
+            "history": history,
+            "san": san,
             "startFen": start.fen(),
             "lastMove": last,
             "pieces": view::pieces(&self.state.registry, self.state.variant.name()),
