@@ -1,14 +1,18 @@
-// Chimera web board: the piece drawings. The orthodox six are simple silhouettes; any other
-// built-in piece is a token whose emblem draws its plain moves (lines for slides, dots for
-// leaps) around its letter; a custom piece from a loaded variant file is drawn as its letter.
+// Chimera web board: the piece drawings. A man is named by his key: his FEN letter (case =
+// colour), after a `+` for a promoted type (`+P`, a tokin). The orthodox six are simple
+// silhouettes; shogi men are pentagons pointing at the enemy, with their letter (promoted men in
+// red, with their `+`); any other built-in piece is a disc whose emblem draws its plain moves
+// (lines for slides, dots for leaps) around its letter; a custom piece of a loaded variant file
+// is drawn as its letter. `moveDiagram` draws a piece's moves on a small board (the legend).
 "use strict";
 
 const ORTHODOX_BETZA = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight" };
 const ORTHODOX_NAMES = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
-// Which drawing a piece gets: an orthodox shape (with `guard` when it only moves like one),
-// a move-pattern token, or its letter.
-function pieceKind(info) {
+// Which drawing a piece gets: a shogi pentagon (in the shogi family), an orthodox shape (with
+// `guard` when it only moves like one), a move-pattern token, or its letter.
+function pieceKind(info, family) {
+  if (family === "shogi") return { shape: "shogi" };
   if (!info) return { shape: "letter" };
   if (ORTHODOX_NAMES.includes(info.name)) return { shape: info.name };
   // A custom piece of a loaded file has no drawing of its own; Fairy-Stockfish's named
@@ -33,15 +37,37 @@ function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
 }
 
-// The SVG (a 100x100 group's content) of a man: `letter` is his FEN letter (case = colour),
-// `info` his piece description from the server.
-function pieceSvg(letter, info) {
-  const white = letter === letter.toUpperCase();
+// A key's parts: colour, promoted or not, and the upper-case letter.
+function keyParts(key) {
+  const promoted = key.startsWith("+");
+  const letter = promoted ? key.slice(1) : key;
+  return { white: letter === letter.toUpperCase(), promoted, up: letter.toUpperCase() };
+}
+
+// A shogi man: a pentagon pointing at the enemy (up for White, down for Black), his letter
+// upright on it; a promoted man's `+X` in red.
+function shogiSvg(key, info) {
+  const { white, promoted, up } = keyParts(key);
+  const points = "50,7 79,19 88,93 12,93 21,19";
+  const turn = white ? "" : ' transform="rotate(180 50 50)"';
+  let s = `<polygon points="${points}"${turn} fill="#f1d594" stroke="#6b4b14" stroke-width="3" stroke-linejoin="round"/>`;
+  const text = promoted ? "+" + up : up;
+  const size = text.length > 1 ? 34 : 44;
+  const y = white ? 70 : 62;
+  s += `<text x="50" y="${y}" text-anchor="middle" font-size="${size}" font-family="sans-serif" font-weight="bold" fill="${promoted ? "#c0141c" : "#1a1a1a"}">${esc(text)}</text>`;
+  return s;
+}
+
+// The SVG (a 100x100 group's content) of a man: `key` his key, `info` his piece description
+// from the server, `family` the variant's piece set (`shogi` or `western`).
+function pieceSvg(key, info, family) {
+  if (family === "shogi") return shogiSvg(key, info);
+  const { white, promoted, up } = keyParts(key);
   const fill = white ? "#fbfbf6" : "#262626";
   const line = white ? "#1a1a1a" : "#0a0a0a";
   const detail = white ? "#1a1a1a" : "#f0f0f0";
-  const kind = pieceKind(info);
-  const up = letter.toUpperCase();
+  const kind = pieceKind(info, family);
+  const label = (promoted ? "+" : "") + up;
   if (SHAPES[kind.shape]) {
     let s = `<g fill="${fill}" stroke="${line}" stroke-width="3" stroke-linejoin="round">`;
     if (kind.guard) {
@@ -52,32 +78,61 @@ function pieceSvg(letter, info) {
     return s;
   }
   if (kind.shape === "token") {
-    let s = `<circle cx="50" cy="50" r="42" fill="${fill}" stroke="${line}" stroke-width="3"/>`;
-    s += `<g stroke="${detail}" fill="${detail}" stroke-width="3" opacity="0.75">`;
+    let s = `<circle cx="50" cy="50" r="46" fill="${fill}" stroke="${line}" stroke-width="3"/>`;
+    s += `<g stroke="${detail}" fill="${detail}" stroke-width="3.5" opacity="0.7">`;
     // Black's moves are White's mirrored: forward is down the screen for Black.
     const dir = white ? -1 : 1;
     for (const [dx, dy, range] of info.slides || []) {
       const len = Math.hypot(dx, dy) || 1;
-      const reach = range > 0 ? Math.min(36, 12 * range * len) : 36;
+      const reach = range > 0 ? Math.min(42, 27 + 6 * range * len) : 42;
       const x = 50 + (dx / len) * reach;
       const y = 50 + dir * (dy / len) * reach;
       s += `<line x1="50" y1="50" x2="${x.toFixed(1)}" y2="${y.toFixed(1)}"/>`;
     }
     for (const [dx, dy] of info.leaps || []) {
-      const x = 50 + dx * 11.5;
-      const y = 50 + dir * dy * 11.5;
-      s += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="4" stroke="none"/>`;
+      const d = Math.max(Math.abs(dx), Math.abs(dy)) || 1;
+      const r = Math.min(40, 28 + 4 * d) / d;
+      s += `<circle cx="${(50 + dx * r).toFixed(1)}" cy="${(50 + dir * dy * r).toFixed(1)}" r="4.5" stroke="none"/>`;
     }
     s += "</g>";
     if (info.royal) {
-      s += `<circle cx="50" cy="50" r="46" fill="none" stroke="#d4a017" stroke-width="4"/>`;
+      s += `<circle cx="50" cy="50" r="47" fill="none" stroke="#d4a017" stroke-width="5"/>`;
     }
-    s += `<circle cx="50" cy="50" r="15" fill="${fill}" stroke="${line}" stroke-width="2"/>`;
-    s += `<text x="50" y="57" text-anchor="middle" font-size="21" font-family="sans-serif" font-weight="bold" fill="${detail}">${esc(up)}</text>`;
+    // A large letter on a plain middle: readable on small squares.
+    s += `<circle cx="50" cy="50" r="25" fill="${fill}" stroke="${line}" stroke-width="2"/>`;
+    const size = label.length > 1 ? 28 : 38;
+    s += `<text x="50" y="${50 + size * 0.36}" text-anchor="middle" font-size="${size}" font-family="sans-serif" font-weight="bold" fill="${promoted ? "#d02020" : detail}">${esc(label)}</text>`;
     return s;
   }
-  return `<circle cx="50" cy="50" r="40" fill="${fill}" stroke="${line}" stroke-width="3"/>` +
-    `<text x="50" y="66" text-anchor="middle" font-size="46" font-family="sans-serif" font-weight="bold" fill="${detail}">${esc(up)}</text>`;
+  return `<circle cx="50" cy="50" r="44" fill="${fill}" stroke="${line}" stroke-width="3"/>` +
+    `<text x="50" y="66" text-anchor="middle" font-size="${label.length > 1 ? 36 : 46}" font-family="sans-serif" font-weight="bold" fill="${promoted ? "#d02020" : detail}">${esc(label)}</text>`;
+}
+
+// A piece's moves on a small board (as the Interactive Diagram shows them), from the plain
+// leaps and slides the engine compiled from his XBetza: dots where he leaps, lines of dots where
+// he slides (to the diagram's edge when unlimited). Returns an SVG element's markup.
+function moveDiagram(info, family, cells = 9) {
+  const C = 18;
+  const mid = Math.floor(cells / 2);
+  let s = `<svg class="diagram" viewBox="0 0 ${cells * C} ${cells * C}" width="${cells * C}" height="${cells * C}">`;
+  for (let r = 0; r < cells; r++) {
+    for (let f = 0; f < cells; f++) {
+      s += `<rect x="${f * C}" y="${r * C}" width="${C}" height="${C}" fill="${(f + r) % 2 ? "#b48762" : "#eed9b6"}"/>`;
+    }
+  }
+  const dot = (dx, dy, color) => {
+    const f = mid + dx;
+    const r = mid - dy;
+    if (f < 0 || r < 0 || f >= cells || r >= cells) return "";
+    return `<circle cx="${f * C + C / 2}" cy="${r * C + C / 2}" r="${C * 0.27}" fill="${color}"/>`;
+  };
+  for (const [dx, dy, range] of info.slides || []) {
+    for (let k = 1; k <= (range > 0 ? range : cells); k++) s += dot(dx * k, dy * k, "#1565c0");
+  }
+  for (const [dx, dy] of info.leaps || []) s += dot(dx, dy, "#c62828");
+  s += `<g transform="translate(${mid * C},${mid * C}) scale(${C / 100})">${pieceSvg(info.key, info, family)}</g>`;
+  return s + "</svg>";
 }
 
 window.pieceSvg = pieceSvg;
+window.moveDiagram = moveDiagram;

@@ -85,6 +85,7 @@ impl SearchReport for Report {
             "time": info.time.as_millis() as u64,
             "multipv": info.multipv,
             "pv": view::turn_words(&self.root, &info.pv),
+            "san": view::line_san(&self.root, &info.pv),
         });
         let _ = self.tx.send(Progress {
             ply: self.root.game_ply(),

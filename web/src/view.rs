@@ -240,6 +240,24 @@ pub fn san_words(start: &Position, moves: &[Move], from: usize) -> Vec<String> {
     out
 }
 
+/// A search line in SAN, as far as its moves are legal, for a variant without turns of parts
+/// (`None` there: its lines stay in coordinates).
+pub fn line_san(root: &Position, pv: &[Move]) -> Option<Vec<String>> {
+    if root.variant().turns().is_some() {
+        return None;
+    }
+    let mut pos = root.clone();
+    let mut out = Vec::new();
+    for &mv in pv {
+        if !pos.legal_moves().iter().any(|&m| m == mv) {
+            break;
+        }
+        out.push(to_san(&mut pos, mv));
+        pos.make_move(mv);
+    }
+    Some(out)
+}
+
 /// The clicks of each move of a line (for the last-move marks).
 pub fn path_of(pos: &Position, mv: Move) -> Vec<String> {
     clicks(pos, mv, &pos.move_text(mv)).0
