@@ -53,6 +53,8 @@ fn san_body(pos: &mut Position, mv: Move) -> String {
             return format!("{}@{}", v.pieces()[mv.piece as usize].letter, g.name(mv.to));
         }
         MoveKind::Pass => return "--".to_string(),
+        // Pioneer's file choice names no board move: its coordinate text, `M@g`.
+        MoveKind::Place => return pos.move_text(mv),
         _ => {}
     }
     let Some(id) = pos.moved_piece(mv) else {
