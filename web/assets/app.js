@@ -320,7 +320,7 @@ function renderPieces() {
   if (legendOf === mark) return;
   legendOf = mark;
   const el = $("legend");
-  renderLegend(el, state.pieces, state.family);
+  renderLegend(el, state.variant, state.pieces, state.family);
   // Open where the men are not the orthodox six: their moves are news to most players.
   el.open = state.pieces.some((p) => !ORTHODOX_NAMES.includes(p.name));
 }

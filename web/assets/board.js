@@ -36,8 +36,10 @@ function layout() {
   const unitsW = files * boards + 0.6 * (boards - 1) + 0.5;
   // Room for the status line, the hands above and below the board, and the clocks.
   const handRows = state.hasHand || state.reserve ? 2 : 0;
-  const maxH = Math.max(360, window.innerHeight - 120 - 48 * handRows);
-  const S = Math.floor(Math.max(26, Math.min(72, maxW / unitsW, maxH / (ranks + 0.4))));
+  // Big boards (Vanguard's 16x16) keep squares large enough to read, and may scroll.
+  const big = ranks >= 12;
+  const maxH = Math.max(360, window.innerHeight - (big ? 50 : 120) - 48 * handRows);
+  const S = Math.floor(Math.max(big ? 44 : 26, Math.min(72, maxW / unitsW, maxH / (ranks + 0.4))));
   const G = Math.round(S * 0.6);
   const L = 18;
   const width = L + boards * files * S + (boards - 1) * G;
@@ -235,7 +237,7 @@ function reserveText(field) {
       if (!m) return w;
       const white = m[1] === m[1].toUpperCase();
       const info = pieceInfo[m[1].toUpperCase()];
-      const name = info ? info.name : m[1];
+      const name = info ? pieceName(state.variant, info) : m[1];
       const where = m[2] ? `waits behind file ${m[2]}` : "file not chosen yet";
       return `${white ? "White" : "Black"}'s ${name} (${m[1].toUpperCase()}): ${where}`;
     })

@@ -3,29 +3,54 @@
 // diagram of the piece's moves (pieces.js `moveDiagram`), drawn from what the engine compiled.
 "use strict";
 
-// Fills `el` with the legend of `pieces` (the state's piece list) in piece set `family`.
-function renderLegend(el, pieces, family) {
+// The names of the seed games' own pieces (docs/rules.md), which their variant files know only
+// as customPieceN; every other piece goes by the name the engine gives it.
+const PIECE_NAMES = {
+  vanguard: {
+    P: "Pawn", N: "Knight", S: "Soldier", W: "Wizard", Z: "Berserker", T: "Archer", O: "Bowman",
+    L: "Lancer", H: "Helepolis", G: "General", E: "Sergeant", Y: "Spy", A: "Princess",
+    C: "Chancellor", F: "Falconer", U: "Nightrider", J: "Prince",
+  },
+  pawnvault: { P: "Pawn", O: "Berolina pawn", T: "Castellan", D: "Dragon", H: "Hero" },
+  pioneer: { M: "Mastodon" },
+  "pioneer-two": { M: "Mastodon" },
+  "pioneer-camel": { C: "Camel" },
+  berolina: { P: "Berolina pawn" },
+};
+
+// A piece's name for people: the seed games' names, else the engine's (`dragonHorse` is
+// "dragon horse"; a loaded file's `customPieceN` is "piece X").
+function pieceName(variant, info) {
+  const own = (PIECE_NAMES[variant] || {})[info.letter];
+  if (own) return own;
+  if (/^customPiece/.test(info.name)) return `piece ${info.letter}`;
+  return info.name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+// Fills `el` with the legend of `pieces` (the state's piece list) of `variant`, in piece set
+// `family`.
+function renderLegend(el, variant, pieces, family) {
   const rows = pieces
     .map((p, i) => {
-      const name = p.name.replace(/([a-z])([A-Z])/g, "$1 $2");
-      return `<tr data-piece="${i}"><td><svg viewBox="0 0 100 100" width="28" height="28">${pieceSvg(p.key, p, family)}</svg></td>` +
-        `<td class="key">${esc(p.key)}</td><td>${esc(name)}${p.royal ? " (royal)" : ""}</td><td class="betza">${esc(p.betza)}</td></tr>`;
+      const name = (p.promoted ? "promoted " : "") + pieceName(variant, p);
+      return `<div class="lg" data-piece="${i}"><svg viewBox="0 0 100 100" width="28" height="28">${pieceSvg(p.key, p, family)}</svg>` +
+        `<span class="key">${esc(p.key)}</span><span>${esc(name)}${p.royal ? " (royal)" : ""}</span><code>${esc(p.betza)}</code></div>`;
     })
     .join("");
-  el.innerHTML = `<summary>Pieces (${pieces.length}): hover for moves</summary>` +
-    `<table class="legend"><thead><tr><th></th><th>key</th><th>name</th><th>XBetza</th></tr></thead><tbody>${rows}</tbody></table>` +
-    `<div class="legend-diagram" hidden></div>`;
+  el.innerHTML = `<summary>Pieces (${pieces.length}): key, name, moves in XBetza; hover for a diagram</summary>` +
+    `<div class="legend">${rows}</div><div class="legend-diagram" hidden></div>`;
   const pop = el.querySelector(".legend-diagram");
-  el.querySelectorAll("tr[data-piece]").forEach((tr) => {
+  el.querySelectorAll(".lg[data-piece]").forEach((tr) => {
     tr.onmouseenter = () => {
       const p = pieces[Number(tr.dataset.piece)];
       pop.innerHTML = moveDiagram(p, family) +
-        `<div>${esc(p.key)} ${esc(p.name)}: <code>${esc(p.betza)}</code><br>` +
+        `<div>${esc(p.key)} ${esc(pieceName(variant, p))}: <code>${esc(p.betza)}</code><br>` +
         `<span class="leap">●</span> leaps <span class="slide">●</span> slides (plain moves; multi-leg moves in the XBetza)</div>`;
       pop.hidden = false;
       const r = tr.getBoundingClientRect();
       const host = el.getBoundingClientRect();
       pop.style.top = `${r.bottom - host.top + 4}px`;
+      pop.style.left = `${Math.min(r.left - host.left, Math.max(0, host.width - 260))}px`;
     };
     tr.onmouseleave = () => {
       pop.hidden = true;
@@ -34,3 +59,4 @@ function renderLegend(el, pieces, family) {
 }
 
 window.renderLegend = renderLegend;
+window.pieceName = pieceName;

@@ -149,6 +149,17 @@ mod tests {
             assert_eq!(s.fen(), start.fen());
             assert_eq!(e.fen(), pos.fen(), "{text}");
         }
+        // Pioneer's file choices are written as chosen (`M@g`), not as a man's move.
+        let v = registry.get("pioneer").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        pos.try_play("M@g").unwrap();
+        pos.try_play("m@c").unwrap();
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None);
+        assert!(text.contains("1. M@g M@c"), "{text}");
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
         // A game stopped in the middle of an Alice Guard turn loads back, parts and all.
         let v = registry.get("aliceguard").unwrap();
         let start = Position::startpos(&v);
