@@ -249,7 +249,7 @@ pub fn line_san(root: &Position, pv: &[Move]) -> Option<Vec<String>> {
     let mut pos = root.clone();
     let mut out = Vec::new();
     for &mv in pv {
-        if !pos.legal_moves().iter().any(|&m| m == mv) {
+        if !pos.legal_moves().contains(&mv) {
             break;
         }
         out.push(to_san(&mut pos, mv));
