@@ -784,6 +784,25 @@ fn reload_keeps_the_game(b: &Browser, url: &str, shots: &Path) {
     b.screenshot(&shots.join("reload.png"));
 }
 
+/// The piece sets of the families: xiangqi's discs, janggi's octagons, makruk's men.
+fn piece_sets(b: &Browser, url: &str, shots: &Path) {
+    for (variant, family, shape) in [
+        ("xiangqi", "xiangqi", "circle"),
+        ("janggi", "janggi", "polygon"),
+        ("makruk", "makruk", "ellipse"),
+    ] {
+        b.open(url, &format!("?variant={variant}"), |s| {
+            s["variant"] == variant
+        });
+        assert_eq!(b.state()["family"], family);
+        assert!(
+            b.count(&format!("#board .piece {shape}")) >= 16,
+            "{variant}: men drawn as {shape}s"
+        );
+        b.screenshot(&shots.join(format!("{variant}.png")));
+    }
+}
+
 #[test]
 fn web_board_is_comfortable_in_chromium() {
     let Some(h) = Harness::start("serve_browser_comfort") else {
@@ -796,4 +815,5 @@ fn web_board_is_comfortable_in_chromium() {
     aliceguard_turns(b, url, &shots);
     flag_on_idle_clock(b, url, &shots);
     reload_keeps_the_game(b, url, &shots);
+    piece_sets(b, url, &shots);
 }

@@ -312,7 +312,18 @@ function renderControls() {
   const pass = state.moves.some((m) => m.path[0] === "pass");
   $("pass").hidden = !pass;
   $("pass-note").hidden = !pass;
+  $("pass-note").textContent = passText();
+  $("pass").title = passText();
   renderClocks();
+}
+
+// What Pass does, for the button's note: the rules of this variant allow the side to move to
+// let its turn go.
+function passText() {
+  let text = "Pass: the side to move lets its turn go without moving, as the rules of this variant allow.";
+  if (state.variant === "vanguard") text += " In Vanguard a pass is the Berserker's step to a neighbouring empty square and back.";
+  if (state.family === "janggi") text += " In janggi either side may pass instead of moving.";
+  return text;
 }
 
 function renderPieces() {

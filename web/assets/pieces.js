@@ -1,7 +1,9 @@
 // Chimera web board: the piece drawings. A man is named by his key: his FEN letter (case =
 // colour), after a `+` for a promoted type (`+P`, a tokin). The orthodox six are simple
 // silhouettes; shogi men are pentagons pointing at the enemy, with their letter (promoted men in
-// red, with their `+`); any other built-in piece is a disc whose emblem draws its plain moves
+// red, with their `+`); xiangqi men are discs and janggi men octagons with their characters
+// (their letters where the browser has no CJK font); makruk's khon, met and bia have shapes of
+// their own; any other built-in piece is a disc whose emblem draws its plain moves
 // (lines for slides, dots for leaps) around its letter; a custom piece of a loaded variant file
 // is drawn as its letter. `moveDiagram` draws a piece's moves on a small board (the legend).
 "use strict";
@@ -58,22 +60,85 @@ function shogiSvg(key, info) {
   return s;
 }
 
+// Xiangqi's and janggi's characters by piece name: [White's, Black's]. White is Red in
+// xiangqi, Cho (blue) in janggi.
+const HANZI = {
+  xiangqi: {
+    king: ["帥", "將"], fers: ["仕", "士"], elephant: ["相", "象"], horse: ["傌", "馬"],
+    rook: ["俥", "車"], cannon: ["炮", "砲"], soldier: ["兵", "卒"], banner: ["旗", "旗"],
+  },
+  janggi: {
+    king: ["楚", "漢"], wazir: ["士", "士"], janggiElephant: ["象", "象"], horse: ["馬", "馬"],
+    rook: ["車", "車"], janggiCannon: ["包", "包"], soldier: ["卒", "兵"],
+  },
+};
+const SIDE_COLOURS = { xiangqi: ["#c62828", "#1f1f1f"], janggi: ["#1e5fa8", "#c62828"] };
+
+// True when the browser draws CJK characters (a missing glyph is as wide as any other).
+let cjkKnown = null;
+function hasCjk() {
+  if (cjkKnown === null) {
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = "40px sans-serif";
+    cjkKnown = ctx.measureText("帥").width !== ctx.measureText("\uE000").width;
+  }
+  return cjkKnown;
+}
+
+// A xiangqi man (a disc) or a janggi man (an octagon, smaller for lesser men) with his
+// character in his side's colour.
+function hanziSvg(key, info, family) {
+  const { white, up } = keyParts(key);
+  const colour = SIDE_COLOURS[family][white ? 0 : 1];
+  const chars = info && HANZI[family][info.name];
+  const useChar = chars && hasCjk();
+  const text = useChar ? chars[white ? 0 : 1] : up;
+  let s;
+  if (family === "janggi") {
+    const scale = info && info.royal ? 1 : ["soldier", "wazir"].includes(info && info.name) ? 0.74 : 0.88;
+    const r = 46 * scale;
+    const pts = [];
+    for (let i = 0; i < 8; i++) {
+      const a = Math.PI / 8 + (i * Math.PI) / 4;
+      pts.push(`${(50 + r * Math.cos(a)).toFixed(1)},${(50 + r * Math.sin(a)).toFixed(1)}`);
+    }
+    s = `<polygon points="${pts.join(" ")}" fill="#f3e2bd" stroke="#6b4b14" stroke-width="3"/>`;
+    s += `<text x="50" y="${50 + 16 * scale}" text-anchor="middle" font-size="${(useChar ? 46 : 40) * scale}" font-weight="bold" font-family="serif" fill="${colour}">${esc(text)}</text>`;
+    return s;
+  }
+  s = `<circle cx="50" cy="50" r="45" fill="#f3e2bd" stroke="#6b4b14" stroke-width="3"/>`;
+  s += `<circle cx="50" cy="50" r="37" fill="none" stroke="${colour}" stroke-width="2.5"/>`;
+  s += `<text x="50" y="66" text-anchor="middle" font-size="${useChar ? 44 : 40}" font-weight="bold" font-family="serif" fill="${colour}">${esc(text)}</text>`;
+  return s;
+}
+
+// Makruk's own men: the khon (silver, a spire), the met (fers, a small cone) and the bia (pawn,
+// a cowrie shell); king, horse and boat keep the orthodox shapes.
+const MAKRUK_SHAPES = {
+  silver: '<path d="M50 12 L60 30 L56 34 L64 50 L58 54 L66 80 L34 80 L42 54 L36 50 L44 34 L40 30 Z"/>',
+  fers: '<circle cx="50" cy="30" r="8"/><path d="M36 80 Q36 52 50 40 Q64 52 64 80 Z"/>',
+  pawn: '<ellipse cx="50" cy="62" rx="20" ry="16"/><path class="detail" d="M50 48 L50 76" fill="none"/>',
+};
+
 // The SVG (a 100x100 group's content) of a man: `key` his key, `info` his piece description
-// from the server, `family` the variant's piece set (`shogi` or `western`).
+// from the server, `family` the variant's piece set (`western`, `shogi`, `xiangqi`, `janggi`,
+// `makruk`).
 function pieceSvg(key, info, family) {
   if (family === "shogi") return shogiSvg(key, info);
+  if (family === "xiangqi" || family === "janggi") return hanziSvg(key, info, family);
   const { white, promoted, up } = keyParts(key);
   const fill = white ? "#fbfbf6" : "#262626";
   const line = white ? "#1a1a1a" : "#0a0a0a";
   const detail = white ? "#1a1a1a" : "#f0f0f0";
   const kind = pieceKind(info, family);
   const label = (promoted ? "+" : "") + up;
-  if (SHAPES[kind.shape]) {
+  const makruk = family === "makruk" && info && MAKRUK_SHAPES[info.name];
+  if (makruk || SHAPES[kind.shape]) {
     let s = `<g fill="${fill}" stroke="${line}" stroke-width="3" stroke-linejoin="round">`;
     if (kind.guard) {
       s += `<circle cx="50" cy="52" r="44" fill="none" stroke="${white ? "#2a6fb0" : "#b03a2a"}" stroke-width="5"/>`;
     }
-    s += SHAPES[kind.shape].replace(/class="detail"/g, `stroke="${detail}" fill="${detail}"`);
+    s += (makruk || SHAPES[kind.shape]).replace(/class="detail"/g, `stroke="${detail}" fill="${detail}"`);
     s += '<rect x="26" y="80" width="48" height="9" rx="3"/></g>';
     return s;
   }

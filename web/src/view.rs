@@ -121,10 +121,19 @@ pub fn key(v: &Variant, id: PieceId, color: Color) -> String {
     }
 }
 
-/// The family whose piece set draws the men: `shogi` where there are promoted types.
+/// The family whose piece set draws the men: `shogi` where there are promoted types, `janggi`
+/// and `xiangqi` where their cannons are, `makruk` where the silver and the fers stand in for
+/// bishop and queen, `western` otherwise.
 fn family(v: &Variant) -> &'static str {
+    let has = |name: &str| v.pieces().iter().any(|p| p.name == name);
     if v.pieces().iter().any(|p| p.promoted_from.is_some()) {
         "shogi"
+    } else if has("janggiCannon") {
+        "janggi"
+    } else if has("cannon") && has("soldier") {
+        "xiangqi"
+    } else if has("silver") && has("fers") {
+        "makruk"
     } else {
         "western"
     }
