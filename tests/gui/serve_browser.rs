@@ -5,8 +5,8 @@
 //! and the reserve man's entry, a move across Alice's boards, both parts of an Alice Guard turn), waits for the engine's reply, and
 //! checks the page's FEN against Chimera's own FEN after the same moves. A screenshot of each
 //! game is kept under target/screenshots/. A second test walks through what a person met in
-//! #79: a drag, the re-clicked man, the SAN move list stepped through, check and last-move
-//! marks, a shogi promotion drawn, Alice Guard's parts (status, Undo, PGN mid-turn), a flag
+//! #79: a drag, the re-clicked man, the SAN move list stepped through, a review of the whole
+//! game, check and last-move marks, a shogi promotion drawn, Alice Guard's parts (status, Undo, PGN mid-turn), a flag
 //! falling on an idle clock, and a reload that keeps the game.
 //!
 //! Without Chromium and chromedriver (Debian `chromium`, `chromium-driver`) the test says SKIP
@@ -644,6 +644,20 @@ fn chess_drag_and_move_list(b: &Browser, url: &str, shots: &Path) {
     b.click("#last");
     b.wait_peek(None);
     assert_eq!(b.text("status"), "White to move");
+    // The whole game reviewed: a score for every position, a mark (or none) for every move.
+    b.set_field("black", "human");
+    b.wait_for("Black a person's", |s| s["engine"]["black"] == false);
+    b.click("#review");
+    let s = b.wait_for("the review", |s| {
+        s["reviewing"] == false && s["evals"].as_array().unwrap().iter().all(|e| !e.is_null())
+    });
+    assert_eq!(s["evals"].as_array().unwrap().len(), 5);
+    assert_eq!(s["marks"].as_array().unwrap().len(), 4);
+    assert!(
+        b.text("review-summary").starts_with("Review: White:"),
+        "{}",
+        b.text("review-summary")
+    );
     // Check: the king's square glows.
     let fen = "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1";
     b.open(

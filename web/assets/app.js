@@ -1,7 +1,8 @@
 // Chimera web board: the page's logic. The server owns the game (rules, legal moves, search,
 // clocks); the page draws what it is sent (board.js draws the board and reads clicks and
 // drags), and keeps the status line, the move list (SAN, clickable, stepped through with
-// « ‹ › » and Home/←/→/End), the clocks, the analysis and its graph, and the game and settings
+// « ‹ › » and Home/←/→/End; marked ?!, ?, ?? after a review of the whole game), the clocks, the
+// analysis and its graph, and the game and settings
 // in localStorage across a reload (a page opened with `?variant=` stores nothing).
 "use strict";
 
@@ -156,6 +157,9 @@ function handle(msg) {
     case "error":
       $("error").textContent = msg.message;
       break;
+    case "review":
+      $("review-summary").textContent = msg.done ? "" : `Reviewing the game: position ${msg.ply + 1} of ${msg.of + 1}…`;
+      break;
   }
 }
 
@@ -167,6 +171,7 @@ function render() {
   renderHands();
   renderStatus();
   renderHistory();
+  renderReviewSummary();
   renderGraph();
   renderAnalysis();
   renderControls();
@@ -221,7 +226,9 @@ function renderHistory() {
   words.forEach((w, i) => {
     if (white) html += `<span class="num">${number}.</span>`;
     const cls = i + 1 === current ? "mv now" : "mv";
-    html += `<span class="${cls}" data-turn="${i + 1}">${escapeHtml(w)}</span>`;
+    const mark = (state.marks || [])[i];
+    const badge = mark ? `<span class="judge j${mark.length}${mark === "?!" ? "i" : ""}">${mark}</span>` : "";
+    html += `<span class="${cls}" data-turn="${i + 1}">${escapeHtml(w)}${badge}</span>`;
     if (!white) number++;
     white = !white;
   });
@@ -230,6 +237,21 @@ function renderHistory() {
   if (now && viewTurn !== null) now.scrollIntoView({ block: "nearest" });
   else box.scrollTop = box.scrollHeight;
   if (document.activeElement !== $("fen")) $("fen").value = (peekView || state).fen;
+}
+
+// After a review: how many inaccuracies, mistakes and blunders each side made.
+function renderReviewSummary() {
+  // Shown once every position has a score (a review's, or the searches' along the game).
+  const marks = state.marks || [];
+  const scored = state.evals.length > 1 && state.evals.every((e) => e !== null);
+  if (state.reviewing || !state.marks || !scored) {
+    if (!state.reviewing) $("review-summary").textContent = "";
+    return;
+  }
+  const blackFirst = state.startFen.split(" ")[1] === "b";
+  const count = (side, m) => marks.filter((x, i) => x === m && ((i % 2 === 0) !== blackFirst) === (side === "w")).length;
+  const line = (side) => `${side === "w" ? "White" : "Black"}: ${count(side, "??")} blunders, ${count(side, "?")} mistakes, ${count(side, "?!")} inaccuracies`;
+  $("review-summary").textContent = `Review: ${line("w")}; ${line("b")}.`;
 }
 
 // Shows the board after `k` turns (the live game from the last one on).
@@ -410,6 +432,7 @@ $("setfen").onclick = () => {
 const sendAnalyse = () => send({ type: "analyse", on: $("analyse").checked, multipv: Math.round(Number($("multipv").value)) || 1 });
 $("analyse").onchange = sendAnalyse;
 $("multipv").onchange = sendAnalyse;
+$("review").onclick = () => send({ type: "review" });
 $("pgnout").onclick = () => send({ type: "pgn" });
 $("pgnin").onclick = () => send({ type: "loadpgn", pgn: $("pgn").value });
 $("first").onclick = () => goTo(0);

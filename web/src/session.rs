@@ -21,7 +21,7 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, WebSocket};
 
-use crate::{settings, view};
+use crate::{review, settings, view};
 
 /// How long a read waits before the session looks at its search again.
 const POLL: Duration = Duration::from_millis(20);
@@ -44,6 +44,8 @@ enum Purpose {
     Move,
     /// Open-ended analysis of the position.
     Analysis,
+    /// One position of the whole game's review (its ply).
+    Review(usize),
 }
 
 /// A search line's progress, sent from the search thread to the session.
@@ -54,12 +56,15 @@ struct Progress {
     white_cp: i32,
     /// The message for the page.
     message: Value,
+    /// Passed on to the page (a review's searches are only scores).
+    forward: bool,
 }
 
 /// Passes each iteration on as a [`Progress`].
 struct Report {
     root: Position,
     tx: Sender<Progress>,
+    forward: bool,
 }
 
 impl SearchReport for Report {
@@ -91,6 +96,7 @@ impl SearchReport for Report {
             ply: self.root.game_ply(),
             white_cp,
             message,
+            forward: self.forward,
         });
     }
 }
@@ -119,6 +125,8 @@ struct Session {
     evals: Vec<Option<i32>>,
     /// The result by a flag fall (the rules decide every other end).
     flagged: Option<String>,
+    /// The next ply of the game to review, while the whole game is reviewed.
+    review: Option<usize>,
     /// The SAN of the moves played so far (kept, so that a `state` costs no SAN).
     san: Vec<String>,
     /// Messages waiting to be sent.
@@ -151,6 +159,7 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
         evals: vec![None],
         flagged: None,
         san: Vec::new(),
+        review: None,
         outbox: Vec::new(),
     };
     s.state.error_line = |t| t.to_string();
@@ -295,6 +304,7 @@ impl Session {
                 Ok(())
             }
             "peek" => self.peek(&msg),
+            "review" => self.start_review(),
             "analyse" => self.analyse(&msg),
             "fen" => self.fen(&msg),
             "pgn" => {
@@ -447,7 +457,7 @@ impl Session {
 
     /// `{"type":"stop"}`: the engine's search for a move ends and the engine plays the best
     /// move found so far (when the engine plays both sides, the other side becomes a person's,
-    /// so that the game stops after that move); an analysis is switched off.
+    /// so that the game stops after that move); an analysis is switched off, a review ends.
     fn stop(&mut self) {
         match self.purpose {
             Some(Purpose::Move) => {
@@ -460,6 +470,11 @@ impl Session {
             Some(Purpose::Analysis) => {
                 self.analysing = false;
                 self.state.stop_search();
+            }
+            Some(Purpose::Review(_)) => {
+                self.review = None;
+                self.state.stop_search();
+                self.restart = true;
             }
             None => {
                 if self.engine == [true, true] {
@@ -496,6 +511,70 @@ impl Session {
         }
         self.outbox.push(out);
         Ok(())
+    }
+
+    /// `{"type":"review"}`: every position of the game is searched in turn
+    /// ([`review::MS_PER_POSITION`] each), so that the graph and each move's mark cover the
+    /// whole game; a move, a new game or a setting changed ends the review.
+    fn start_review(&mut self) -> Result<(), String> {
+        if self.state.position.game_ply() == 0 {
+            return Err("no move to review".into());
+        }
+        if self.purpose == Some(Purpose::Move) {
+            return Err("the engine is thinking".into());
+        }
+        if self.purpose == Some(Purpose::Analysis) {
+            self.state.stop_search();
+            self.restart = true;
+        }
+        self.review = Some(0);
+        self.start_due();
+        Ok(())
+    }
+
+    /// Starts the review's search of its next position; scores the positions the rules have
+    /// ended at once. Returns false when the review is over.
+    fn review_next(&mut self) -> bool {
+        let Some(mut ply) = self.review else {
+            return false;
+        };
+        let start = self.start_position();
+        let moves: Vec<Move> = self.state.position.moves_played().collect();
+        self.evals.resize(moves.len() + 1, None);
+        while ply <= moves.len() {
+            let pos = review::position_at(&start, &moves, ply);
+            if let Some(score) = review::final_score(&pos) {
+                self.evals[ply] = Some(score);
+                ply += 1;
+                continue;
+            }
+            let report = Box::new(Report {
+                root: pos.clone(),
+                tx: self.progress_tx.clone(),
+                forward: false,
+            });
+            match self
+                .state
+                .start_search_on(pos, review::limits(), false, report)
+            {
+                Ok(()) => {
+                    self.review = Some(ply);
+                    self.purpose = Some(Purpose::Review(ply));
+                    self.outbox
+                        .push(json!({ "type": "review", "ply": ply, "of": moves.len() }));
+                    return true;
+                }
+                Err(e) => {
+                    self.error(&format!("cannot search: {e}"));
+                    break;
+                }
+            }
+        }
+        self.review = None;
+        self.outbox
+            .push(json!({ "type": "review", "ply": moves.len(), "of": moves.len(), "done": true }));
+        self.send_state();
+        false
     }
 
     /// A running engine move is abandoned (its result will be dropped).
@@ -625,6 +704,10 @@ impl Session {
     /// The position or the settings changed: stop an analysis of the old position, send the
     /// new state, start what is due.
     fn changed(&mut self) {
+        if self.review.take().is_some() && matches!(self.purpose, Some(Purpose::Review(_))) {
+            self.state.stop_search();
+            self.restart = true;
+        }
         if self.purpose == Some(Purpose::Analysis) {
             self.state.stop_search();
             self.restart = true;
@@ -635,7 +718,10 @@ impl Session {
 
     /// Starts the engine's move or the analysis if one is due and nothing runs.
     fn start_due(&mut self) {
-        if self.purpose.is_some() || self.game_over() {
+        if self.purpose.is_some() || (self.review.is_some() && self.review_next()) {
+            return;
+        }
+        if self.game_over() {
             return;
         }
         let pos = &self.state.position;
@@ -674,6 +760,7 @@ impl Session {
         let report = Box::new(Report {
             root: pos.clone(),
             tx: self.progress_tx.clone(),
+            forward: true,
         });
         let open_ended = purpose == Purpose::Analysis;
         match self.state.start_search(limits, open_ended, report) {
@@ -713,7 +800,9 @@ impl Session {
                     *slot = Some(p.white_cp);
                 }
             }
-            self.outbox.push(p.message);
+            if p.forward {
+                self.outbox.push(p.message);
+            }
         }
         while let Ok(event) = self.events.try_recv() {
             if let Event::Done(f) = event {
@@ -731,6 +820,12 @@ impl Session {
         };
         let purpose = self.purpose.take();
         let restart = std::mem::take(&mut self.restart);
+        if let (Some(Purpose::Review(ply)), Some(_)) = (purpose, self.review) {
+            // The next position of the review (its score came with the search's lines).
+            self.review = Some(ply + 1);
+            self.start_due();
+            return;
+        }
         let current = root.same_state(&self.state.position)
             && root.game_ply() == self.state.position.game_ply();
         let side = root.side_to_move();
@@ -746,6 +841,19 @@ impl Session {
         }
         self.send_state();
         self.start_due();
+    }
+
+    /// Each move's mark from the scores around it (`?!`, `?`, `??`), for a game whose turns
+    /// are single moves (in a game of turns in parts the list names turns, not moves).
+    fn marks(&self, start: &Position, moves: &[Move]) -> Value {
+        if start.variant().turns().is_some() {
+            return Value::Null;
+        }
+        let first = start.side_to_move();
+        let movers: Vec<Color> = (0..moves.len())
+            .map(|i| if i % 2 == 0 { first } else { first.opposite() })
+            .collect();
+        json!(review::marks(&self.evals, &movers))
     }
 
     fn send_state(&mut self) {
@@ -794,6 +902,8 @@ impl Session {
             "tc": tc,
             "clocks": clocks,
             "evals": self.evals,
+            "marks": self.marks(&start, &moves),
+            "reviewing": self.review.is_some(),
         });
         if let (Value::Object(a), Value::Object(b)) = (&mut state, extra) {
             a.extend(b);
