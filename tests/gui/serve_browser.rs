@@ -5,7 +5,7 @@
 //! and the reserve man's entry, a move across Alice's boards, both parts of an Alice Guard turn), waits for the engine's reply, and
 //! checks the page's FEN against Chimera's own FEN after the same moves. A screenshot of each
 //! game is kept under target/screenshots/. A second test walks through what a person met in
-//! #79: a drag, the re-clicked man, the SAN move list stepped through, a review of the whole
+//! #79: a drag (from the board and from the hand), the re-clicked man, the SAN move list stepped through, a review of the whole
 //! game, check and last-move marks, a shogi promotion drawn, Alice Guard's parts (status, Undo, PGN mid-turn), a flag
 //! falling on an idle clock, and a reload that keeps the game.
 //!
@@ -673,6 +673,32 @@ fn chess_drag_and_move_list(b: &Browser, url: &str, shots: &Path) {
     b.screenshot(&shots.join("chess-check.png"));
 }
 
+/// Crazyhouse: a man dragged from the hand onto the board is dropped there.
+fn drag_from_hand(b: &Browser, url: &str, shots: &Path) {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1";
+    let query: String = fen
+        .bytes()
+        .map(|c| match c {
+            b' ' => "%20".to_string(),
+            b'[' => "%5B".to_string(),
+            b']' => "%5D".to_string(),
+            c => (c as char).to_string(),
+        })
+        .collect();
+    b.open(
+        url,
+        &format!("?variant=crazyhouse&movetime=100&fen={query}"),
+        |s| s["fen"] == fen && s["tc"]["movetime"] == 100,
+    );
+    b.drag(
+        ".token[data-token=\"@N\"][data-color=\"w\"]",
+        "#board [data-square=\"e4\"]",
+    );
+    let s = b.wait_for("the drop and the reply", |s| history(s).len() == 2);
+    assert_eq!(history(&s)[0], "N@e4");
+    b.screenshot(&shots.join("crazyhouse-drop.png"));
+}
+
 /// Shogi: the promotion prompt shows the promoted man and the man as he is; the promoted man
 /// is drawn as `+B` in red, and the list writes the promotion `Bg7+`.
 fn shogi_promotion(b: &Browser, url: &str, shots: &Path) {
@@ -825,6 +851,7 @@ fn web_board_is_comfortable_in_chromium() {
     let shots = screenshots();
     let (b, url) = (&h.browser, h.url.as_str());
     chess_drag_and_move_list(b, url, &shots);
+    drag_from_hand(b, url, &shots);
     shogi_promotion(b, url, &shots);
     aliceguard_turns(b, url, &shots);
     flag_on_idle_clock(b, url, &shots);

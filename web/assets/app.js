@@ -1,6 +1,6 @@
 // Chimera web board: the page's logic. The server owns the game (rules, legal moves, search,
 // clocks); the page draws what it is sent (board.js draws the board and reads clicks and
-// drags), and keeps the status line, the move list (SAN, clickable, stepped through with
+// drags), and keeps the status line, an optional move sound, the move list (SAN, clickable, stepped through with
 // « ‹ › » and Home/←/→/End; marked ?!, ?, ?? after a review of the whole game), the clocks, the
 // analysis and its graph, and the game and settings
 // in localStorage across a reload (a page opened with `?variant=` stores nothing).
@@ -52,6 +52,7 @@ function save() {
     sec: $("sec").value,
     inc: $("inc").value,
     analyse: $("analyse").checked,
+    sound: $("sound").checked,
     multipv: $("multipv").value,
     flipped,
   };
@@ -71,6 +72,7 @@ function connect() {
     if (keep) {
       for (const id of ["tcmode", "movetime", "min", "sec", "inc", "multipv"]) if (keep[id] !== undefined) $(id).value = keep[id];
       $("analyse").checked = !!keep.analyse;
+      $("sound").checked = !!keep.sound;
       flipped = !!keep.flipped;
       sendTime();
       send({ type: "new", variant: keep.variant, fen: keep.startFen, moves: keep.moves });
@@ -119,6 +121,7 @@ function handle(msg) {
     case "state":
       // A new position: the old one's analysis lines go.
       if (state && state.fen !== msg.fen) infos = {};
+      if (state && msg.history.length > state.history.length) moveSound(msg.inCheck);
       state = msg;
       pieceInfo = {};
       for (const p of msg.pieces) pieceInfo[p.key] = p;
@@ -358,6 +361,28 @@ function renderPieces() {
   el.open = state.pieces.some((p) => !ORTHODOX_NAMES.includes(p.name));
 }
 
+// ---- sound ----------------------------------------------------------------------------
+
+let audio = null;
+
+// A short click for a move (a higher one for check), when the sound box is ticked.
+function moveSound(check) {
+  if (!$("sound").checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = check ? 880 : 520;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.12);
+  } catch (e) {
+    // No sound where the browser has none.
+  }
+}
+
 // ---- clocks -----------------------------------------------------------------------------
 
 // Minutes and seconds; tenths under ten seconds.
@@ -432,6 +457,7 @@ $("setfen").onclick = () => {
 const sendAnalyse = () => send({ type: "analyse", on: $("analyse").checked, multipv: Math.round(Number($("multipv").value)) || 1 });
 $("analyse").onchange = sendAnalyse;
 $("multipv").onchange = sendAnalyse;
+$("sound").onchange = save;
 $("review").onclick = () => send({ type: "review" });
 $("pgnout").onclick = () => send({ type: "pgn" });
 $("pgnin").onclick = () => send({ type: "loadpgn", pgn: $("pgn").value });
