@@ -843,6 +843,34 @@ fn piece_sets(b: &Browser, url: &str, shots: &Path) {
     }
 }
 
+/// Vanguard's legend: 21 pieces by name, and a hover diagram from the engine's moves.
+fn vanguard_legend(b: &Browser, url: &str, shots: &Path) {
+    b.open(url, "?variant=vanguard", |s| s["variant"] == "vanguard");
+    assert_eq!(b.count("#legend .lg"), 21);
+    assert!(
+        b.text("legend").contains("Berserker"),
+        "{}",
+        b.text("legend")
+    );
+    let start = Instant::now();
+    while b.script("return legendDiagrams.variant;") != "vanguard" {
+        assert!(start.elapsed() < PATIENCE, "no diagrams");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The Chancellor (RN): rook's and knight's moves, each a move and a capture.
+    b.script(
+        "const row = [...document.querySelectorAll('#legend .lg')].find(r => r.textContent.includes('Chancellor'));\
+         row.scrollIntoView(); row.dispatchEvent(new MouseEvent('mouseenter'));",
+    );
+    let dots = b.count(".legend-diagram circle[fill=\"#1565c0\"]");
+    assert_eq!(
+        dots,
+        8 + 16,
+        "the Chancellor's moves: a knight's 8, a rook's 16 within 4 squares"
+    );
+    b.screenshot(&shots.join("vanguard-legend.png"));
+}
+
 #[test]
 fn web_board_is_comfortable_in_chromium() {
     let Some(h) = Harness::start("serve_browser_comfort") else {
@@ -857,4 +885,5 @@ fn web_board_is_comfortable_in_chromium() {
     flag_on_idle_clock(b, url, &shots);
     reload_keeps_the_game(b, url, &shots);
     piece_sets(b, url, &shots);
+    vanguard_legend(b, url, &shots);
 }

@@ -160,6 +160,9 @@ function handle(msg) {
     case "error":
       $("error").textContent = msg.message;
       break;
+    case "legend":
+      setLegendDiagrams(msg);
+      break;
     case "review":
       $("review-summary").textContent = msg.done ? "" : `Reviewing the game: position ${msg.ply + 1} of ${msg.of + 1}…`;
       break;
@@ -355,6 +358,7 @@ function renderPieces() {
   const mark = state.variant + "|" + state.family;
   if (legendOf === mark) return;
   legendOf = mark;
+  send({ type: "legend" });
   const el = $("legend");
   renderLegend(el, state.variant, state.pieces, state.family);
   // Open where the men are not the orthodox six: their moves are news to most players.

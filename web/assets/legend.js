@@ -1,6 +1,8 @@
 // Chimera web board: the legend of a variant's pieces. One row per piece type: its drawing,
 // letter, name and XBetza (the moves as the engine reads them); hovering a row shows a small
-// diagram of the piece's moves (pieces.js `moveDiagram`), drawn from what the engine compiled.
+// diagram of the piece's moves (pieces.js `moveDiagram`), from the server's `legend` message
+// (the engine's move generator run on the piece alone), or from his compiled leaps and slides
+// until it has come.
 "use strict";
 
 // The names of the seed games' own pieces (docs/rules.md), which their variant files know only
@@ -19,12 +21,20 @@ const PIECE_NAMES = {
 };
 
 // A piece's name for people: the seed games' names, else the engine's (`dragonHorse` is
-// "dragon horse"; a loaded file's `customPieceN` is "piece X").
+// "Dragon horse"; a loaded file's `customPieceN` is "piece X").
 function pieceName(variant, info) {
   const own = (PIECE_NAMES[variant] || {})[info.letter];
   if (own) return own;
   if (/^customPiece/.test(info.name)) return `piece ${info.letter}`;
-  return info.name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const words = info.name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// The diagrams of the variant shown, by piece index, from the server (`legend`).
+let legendDiagrams = { variant: null, pieces: [] };
+
+function setLegendDiagrams(msg) {
+  legendDiagrams = { variant: msg.variant, pieces: msg.pieces || [] };
 }
 
 // Fills `el` with the legend of `pieces` (the state's piece list) of `variant`, in piece set
@@ -42,10 +52,14 @@ function renderLegend(el, variant, pieces, family) {
   const pop = el.querySelector(".legend-diagram");
   el.querySelectorAll(".lg[data-piece]").forEach((tr) => {
     tr.onmouseenter = () => {
-      const p = pieces[Number(tr.dataset.piece)];
-      pop.innerHTML = moveDiagram(p, family) +
-        `<div>${esc(p.key)} ${esc(pieceName(variant, p))}: <code>${esc(p.betza)}</code><br>` +
-        `<span class="leap">●</span> leaps <span class="slide">●</span> slides (plain moves; multi-leg moves in the XBetza)</div>`;
+      const i = Number(tr.dataset.piece);
+      const p = pieces[i];
+      const diag = legendDiagrams.variant === variant ? legendDiagrams.pieces[i] : null;
+      const key = diag
+        ? `<span class="slide">●</span> moves <span class="leap">○</span> takes (the engine's moves from the middle of the board)`
+        : `<span class="leap">●</span> leaps <span class="slide">●</span> slides (plain moves)`;
+      pop.innerHTML = moveDiagram(p, family, diag) +
+        `<div>${esc(p.key)} ${esc(pieceName(variant, p))}: <code>${esc(p.betza)}</code><br>${key}</div>`;
       pop.hidden = false;
       const r = tr.getBoundingClientRect();
       const host = el.getBoundingClientRect();
@@ -60,3 +74,4 @@ function renderLegend(el, variant, pieces, family) {
 
 window.renderLegend = renderLegend;
 window.pieceName = pieceName;
+window.setLegendDiagrams = setLegendDiagrams;

@@ -173,29 +173,44 @@ function pieceSvg(key, info, family) {
     `<text x="50" y="66" text-anchor="middle" font-size="${label.length > 1 ? 36 : 46}" font-family="sans-serif" font-weight="bold" fill="${promoted ? "#d02020" : detail}">${esc(label)}</text>`;
 }
 
-// A piece's moves on a small board (as the Interactive Diagram shows them), from the plain
-// leaps and slides the engine compiled from his XBetza: dots where he leaps, lines of dots where
-// he slides (to the diagram's edge when unlimited). Returns an SVG element's markup.
-function moveDiagram(info, family, cells = 9) {
+// A piece's moves on a small board (as the Interactive Diagram shows them). With `diag`, the
+// server's diagram from the engine's own move generator: blue dots where he moves, red rings
+// where he takes, dark squares off the board. Without it, his plain leaps and slides as the
+// engine compiled them from his XBetza: red dots where he leaps, blue where he slides.
+function moveDiagram(info, family, diag) {
+  const R = 4;
+  const cells = 2 * R + 1;
   const C = 18;
-  const mid = Math.floor(cells / 2);
   let s = `<svg class="diagram" viewBox="0 0 ${cells * C} ${cells * C}" width="${cells * C}" height="${cells * C}">`;
+  const [left, right, down, up] = diag ? diag.extent : [R, R, R, R];
   for (let r = 0; r < cells; r++) {
     for (let f = 0; f < cells; f++) {
-      s += `<rect x="${f * C}" y="${r * C}" width="${C}" height="${C}" fill="${(f + r) % 2 ? "#b48762" : "#eed9b6"}"/>`;
+      const dx = f - R;
+      const dy = R - r;
+      const off = dx < -left || dx > right || dy < -down || dy > up;
+      const fill = off ? "#3a3f42" : (f + r) % 2 ? "#b48762" : "#eed9b6";
+      s += `<rect x="${f * C}" y="${r * C}" width="${C}" height="${C}" fill="${fill}"/>`;
     }
   }
+  const at = (dx, dy) => [(R + dx) * C + C / 2, (R - dy) * C + C / 2];
   const dot = (dx, dy, color) => {
-    const f = mid + dx;
-    const r = mid - dy;
-    if (f < 0 || r < 0 || f >= cells || r >= cells) return "";
-    return `<circle cx="${f * C + C / 2}" cy="${r * C + C / 2}" r="${C * 0.27}" fill="${color}"/>`;
+    if (Math.abs(dx) > R || Math.abs(dy) > R) return "";
+    const [x, y] = at(dx, dy);
+    return `<circle cx="${x}" cy="${y}" r="${C * 0.25}" fill="${color}"/>`;
   };
-  for (const [dx, dy, range] of info.slides || []) {
-    for (let k = 1; k <= (range > 0 ? range : cells); k++) s += dot(dx * k, dy * k, "#1565c0");
+  if (diag) {
+    for (const [dx, dy] of diag.moves) s += dot(dx, dy, "#1565c0");
+    for (const [dx, dy] of diag.captures) {
+      const [x, y] = at(dx, dy);
+      s += `<circle cx="${x}" cy="${y}" r="${C * 0.38}" fill="none" stroke="#c62828" stroke-width="2.5"/>`;
+    }
+  } else {
+    for (const [dx, dy, range] of info.slides || []) {
+      for (let k = 1; k <= (range > 0 ? range : cells); k++) s += dot(dx * k, dy * k, "#1565c0");
+    }
+    for (const [dx, dy] of info.leaps || []) s += dot(dx, dy, "#c62828");
   }
-  for (const [dx, dy] of info.leaps || []) s += dot(dx, dy, "#c62828");
-  s += `<g transform="translate(${mid * C},${mid * C}) scale(${C / 100})">${pieceSvg(info.key, info, family)}</g>`;
+  s += `<g transform="translate(${R * C},${R * C}) scale(${C / 100})">${pieceSvg(info.key, info, family)}</g>`;
   return s + "</svg>";
 }
 

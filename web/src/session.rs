@@ -305,6 +305,12 @@ impl Session {
             }
             "peek" => self.peek(&msg),
             "review" => self.start_review(),
+            "legend" => {
+                let name = self.state.variant.name().to_string();
+                self.outbox
+                    .push(crate::diagram::legend(&self.state.registry, &name));
+                Ok(())
+            }
             "analyse" => self.analyse(&msg),
             "fen" => self.fen(&msg),
             "pgn" => {
