@@ -22,6 +22,7 @@ let picked = [];
 let infos = {};
 let clockStamp = 0;
 let legendOf = "";
+let restoring = false;
 
 window.chimera = { get state() { return state; }, get infos() { return infos; }, get peek() { return peekView; } };
 
@@ -69,6 +70,7 @@ function connect() {
     send({ type: "variants" });
     send({ type: "options" });
     const keep = stored();
+    restoring = !!keep;
     if (keep) {
       for (const id of ["tcmode", "movetime", "min", "sec", "inc", "multipv"]) if (keep[id] !== undefined) $(id).value = keep[id];
       $("analyse").checked = !!keep.analyse;
@@ -159,6 +161,17 @@ function handle(msg) {
       break;
     case "error":
       $("error").textContent = msg.message;
+      // A stored game the server cannot take back (a variant gone, a move now illegal):
+      // forget it and start afresh rather than wait for ever.
+      if (!state && restoring) {
+        restoring = false;
+        try {
+          localStorage.removeItem(STORE);
+        } catch (e) {
+          // Nothing stored to forget.
+        }
+        send({ type: "new", variant: "chess" });
+      }
       break;
     case "legend":
       setLegendDiagrams(msg);

@@ -9,6 +9,9 @@ use chimera_engine::{Color, Move, Position};
 /// The time spent on each position of the game, in ms.
 pub const MS_PER_POSITION: u64 = 150;
 
+/// The longest game reviewed, in plies (five minutes of searching).
+pub const MAX_PLIES: usize = 2000;
+
 /// A score beyond this many centipawns counts as this many (a mate in 3 and a mate in 5 are
 /// both won: losing one of them for the other is no blunder).
 const CAP: i32 = 1000;

@@ -526,6 +526,12 @@ impl Session {
         if self.state.position.game_ply() == 0 {
             return Err("no move to review".into());
         }
+        if self.state.position.game_ply() > review::MAX_PLIES {
+            return Err(format!(
+                "a game of more than {} plies is too long to review",
+                review::MAX_PLIES
+            ));
+        }
         if self.purpose == Some(Purpose::Move) {
             return Err("the engine is thinking".into());
         }
