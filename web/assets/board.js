@@ -195,7 +195,10 @@ function renderBoard() {
           if (view.inCheck && info && info.royal && mine) {
             out += `<circle class="mark check" data-check="${name}" cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.55}" fill="url(#check-glow)"/>`;
           }
-          const faded = dragged === name ? ' opacity="0.35"' : "";
+          // In a turn of parts (Alice Guard), the side to move's men who may not move in this
+          // part are dimmed: the army that moves stands out.
+          const resting = view.part && mine && !view.part.movers.includes(cell.replace("+", "").toUpperCase());
+          const faded = dragged === name ? ' opacity="0.35"' : resting ? ' opacity="0.55"' : "";
           out += `<g class="piece" data-man="${cell}"${faded} transform="translate(${x},${y}) scale(${S / 100})">${pieceSvg(cell, info, state.family)}</g>`;
         }
         if (targets.has(name)) {

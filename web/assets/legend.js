@@ -14,6 +14,10 @@ const PIECE_NAMES = {
     C: "Chancellor", F: "Falconer", U: "Nightrider", J: "Prince",
   },
   pawnvault: { P: "Pawn", O: "Berolina pawn", T: "Castellan", D: "Dragon", H: "Hero" },
+  aliceguard: {
+    G: "Guard", D: "Guard queen", T: "Guard rook", L: "Guard bishop", S: "Guard knight",
+    F: "Guard pawn",
+  },
   pioneer: { M: "Mastodon" },
   "pioneer-two": { M: "Mastodon" },
   "pioneer-camel": { C: "Camel" },
