@@ -176,6 +176,8 @@ function renderBoard() {
   let out = `<defs><radialGradient id="check-glow"><stop offset="0%" stop-color="#ff1a1a" stop-opacity="0.95"/>` +
     `<stop offset="60%" stop-color="#e01010" stop-opacity="0.55"/><stop offset="100%" stop-color="#a00" stop-opacity="0"/></radialGradient></defs>`;
   for (let b = 0; b < state.boards; b++) {
+    // The men and the marks over them, drawn after the board's own lines.
+    let top = "";
     for (let r = 0; r < state.ranks; r++) {
       for (let f = 0; f < state.files; f++) {
         const [x, y] = xy(b, f, r);
@@ -193,21 +195,22 @@ function renderBoard() {
           const info = pieceInfo[cell.toUpperCase()];
           const mine = (cell.replace("+", "") === cell.replace("+", "").toUpperCase()) === (view.side === "w");
           if (view.inCheck && info && info.royal && mine) {
-            out += `<circle class="mark check" data-check="${name}" cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.55}" fill="url(#check-glow)"/>`;
+            top += `<circle class="mark check" data-check="${name}" cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.55}" fill="url(#check-glow)"/>`;
           }
           // In a turn of parts (Alice Guard), the side to move's men who may not move in this
           // part are dimmed: the army that moves stands out.
           const resting = view.part && mine && !view.part.movers.includes(cell.replace("+", "").toUpperCase());
           const faded = dragged === name ? ' opacity="0.35"' : resting ? ' opacity="0.55"' : "";
-          out += `<g class="piece" data-man="${cell}"${faded} transform="translate(${x},${y}) scale(${S / 100})">${pieceSvg(cell, info, state.family)}</g>`;
+          top += `<g class="piece" data-man="${cell}"${faded} transform="translate(${x},${y}) scale(${S / 100})">${pieceSvg(cell, info, state.family)}</g>`;
         }
         if (targets.has(name)) {
           const rad = cell ? S * 0.46 : S * 0.16;
           const style = cell ? `fill="none" stroke="#2e7d32" stroke-width="${Math.max(2, S / 14)}"` : `fill="#2e7d32" opacity="0.7"`;
-          out += `<circle class="mark target" cx="${x + S / 2}" cy="${y + S / 2}" r="${rad}" ${style}/>`;
+          top += `<circle class="mark target" cx="${x + S / 2}" cy="${y + S / 2}" r="${rad}" ${style}/>`;
         }
       }
     }
+    out += boardLines(b, S, xy) + top;
     // Coordinates as docs/protocols.md §2 names them: one wide board, files a.. across all boards.
     for (let f = 0; f < state.files; f++) {
       const [x] = xy(b, f, 0);
@@ -222,6 +225,28 @@ function renderBoard() {
     }
   }
   svg.innerHTML = out;
+}
+
+// Xiangqi's and janggi's board marks on a 9x10 board: the palaces' diagonals (through the
+// middle of their squares) and, in xiangqi, the river between the fifth and sixth ranks.
+function boardLines(b, S, xy) {
+  if (!["xiangqi", "janggi"].includes(state.family) || state.files !== 9 || state.ranks !== 10) return "";
+  const c = (f, r) => {
+    const [x, y] = xy(b, f, r);
+    return [x + S / 2, y + S / 2];
+  };
+  const line = ([x1, y1], [x2, y2]) =>
+    `<line class="mark" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#5b3a1a" stroke-width="1.5" opacity="0.7"/>`;
+  let out = "";
+  for (const r0 of [0, 7]) {
+    out += line(c(3, r0), c(5, r0 + 2)) + line(c(5, r0), c(3, r0 + 2));
+  }
+  if (state.family === "xiangqi") {
+    const [x0, y4] = xy(b, flipped ? 8 : 0, 4);
+    const yRiver = flipped ? y4 + S : y4;
+    out += `<rect class="mark" x="${x0}" y="${yRiver - 2}" width="${9 * S}" height="4" fill="#3d7fb8" opacity="0.6"/>`;
+  }
+  return out;
 }
 
 function renderHands() {
