@@ -2,7 +2,7 @@
 //! checked where Chromium is missing): a flag falling on a clock nobody moves against, Stop
 //! making the engine play its best move, Undo in the middle of an Alice Guard turn, a game set
 //! up from its moves and stepped through (`peek`), shogi's men keyed by identity, and a review
-//! of the whole game marking a blunder. The WebSocket helpers are `hostile_web`'s.
+//! of the whole game marking a blunder (in its PGN too). The WebSocket helpers are `hostile_web`'s.
 
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -197,4 +197,9 @@ fn a_review_marks_the_blunder() {
         done["marks"]
     );
     assert_eq!(done["evals"][7], 100_000, "the mate is scored");
+    // The reviewed game's PGN carries each move's score and the blunder's NAG.
+    let pgn = ask(&mut s, r#"{"type":"pgn"}"#, "pgn");
+    let text = pgn["pgn"].as_str().unwrap();
+    assert!(text.contains("Nf6 $4 {+M}"), "{text}");
+    assert!(text.contains("Qxf7# {+M}"), "{text}");
 }

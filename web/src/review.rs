@@ -1,6 +1,7 @@
 //! Whole-game analysis (the page's "Review game"): which positions of the game are searched and
 //! for how long, the score of a position the rules have ended, and each move's mark from the
-//! scores before and after it (inaccuracy `?!`, mistake `?`, blunder `??`). The session runs
+//! scores before and after it (inaccuracy `?!`, mistake `?`, blunder `??`), and how a reviewed
+//! game's PGN notes them (NAGs and scores). The session runs
 //! the searches one after the other; this module holds the rules of the review, not its state.
 
 use chimera_engine::search::Limits;
@@ -66,6 +67,23 @@ pub fn marks(evals: &[Option<i32>], movers: &[Color]) -> Vec<Option<&'static str
             MARKS.iter().find(|(at, _)| lost >= *at).map(|&(_, m)| m)
         })
         .collect()
+}
+
+/// The PGN NAG of a mark: `$6` (?!), `$2` (?), `$4` (??).
+pub fn nag(mark: &str) -> &'static str {
+    match mark {
+        "??" => "$4",
+        "?" => "$2",
+        _ => "$6",
+    }
+}
+
+/// White's score as a PGN comment says it: pawns with a sign, `+M`/`-M` for a mate.
+pub fn score_text(cp: i32) -> String {
+    if cp.abs() >= 90_000 {
+        return if cp > 0 { "+M" } else { "-M" }.to_string();
+    }
+    format!("{:+.2}", cp as f64 / 100.0)
 }
 
 #[cfg(test)]

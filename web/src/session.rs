@@ -682,13 +682,35 @@ impl Session {
         let moves: Vec<Move> = self.state.position.moves_played().collect();
         let name = |engine: bool| if engine { "Chimera" } else { "Player" };
         let result = self.result();
+        let notes = self.notes(&start, &moves);
         let text = crate::pgn::write(
             &start,
             &moves,
             [name(self.engine[0]), name(self.engine[1])],
             result.as_deref(),
+            &notes,
         );
         self.outbox.push(json!({ "type": "pgn", "pgn": text }));
+    }
+
+    /// A scored game's notes for its PGN, one per move: the move's mark as a NAG and White's
+    /// score after it; none unless every position has a score (a reviewed game).
+    fn notes(&self, start: &Position, moves: &[Move]) -> Vec<String> {
+        let scored = self.evals.len() == moves.len() + 1 && self.evals.iter().all(Option::is_some);
+        if !scored || moves.is_empty() {
+            return Vec::new();
+        }
+        let marks = self.marks(start, moves);
+        (0..moves.len())
+            .map(|i| {
+                let nag = marks[i].as_str().map(review::nag);
+                let score = review::score_text(self.evals[i + 1].unwrap_or(0));
+                match nag {
+                    Some(n) => format!("{n} {{{score}}}"),
+                    None => format!("{{{score}}}"),
+                }
+            })
+            .collect()
     }
 
     /// `{"type":"loadpgn","pgn":TEXT}`: the game of a PGN text, replayed through the rules.
