@@ -324,6 +324,10 @@ function renderGraph() {
     pts.push(`${x(i).toFixed(1)},${y(lastVal).toFixed(1)}`);
   });
   if (pts.length > 1) out += `<polyline points="${pts.join(" ")}" fill="none" stroke="#ffd24d" stroke-width="1.5"/>`;
+  // The position on show, in a game whose list counts moves (not turns of parts).
+  if (viewTurn !== null && !state.parts) {
+    out += `<line x1="${x(viewTurn).toFixed(1)}" y1="4" x2="${x(viewTurn).toFixed(1)}" y2="96" stroke="#8fd16a" stroke-width="1"/>`;
+  }
   svg.innerHTML = out;
 }
 
@@ -482,6 +486,17 @@ $("first").onclick = () => goTo(0);
 $("prev").onclick = () => goTo(currentTurn() - 1);
 $("next").onclick = () => goTo(currentTurn() + 1);
 $("last").onclick = () => goTo(Infinity);
+// A click on the graph shows the position at that ply (where the list counts moves).
+$("graph").addEventListener("click", (e) => {
+  if (!state || state.parts) return;
+  const svg = $("graph");
+  const pt = svg.createSVGPoint();
+  pt.x = e.clientX;
+  pt.y = e.clientY;
+  const vx = pt.matrixTransform(svg.getScreenCTM().inverse()).x;
+  const n = Math.max((state.evals || []).length - 1, 1);
+  goTo(Math.round(((vx - 24) / (316 - 24)) * n));
+});
 $("history").addEventListener("click", (e) => {
   const mv = e.target.closest("[data-turn]");
   if (mv) goTo(Number(mv.dataset.turn));
