@@ -347,6 +347,7 @@ function renderAnalysis() {
       return `${i.multipv}. ${scoreText(i.score, i.side)}  d${i.depth}  ${(i.san || i.pv).slice(0, 10).join(" ")}`;
     });
   $("analysis").textContent = lines.join("\n");
+  if (state) renderArrows();
 }
 
 function renderControls() {
