@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Screenshots of the web board for docs/web.md (docs/web-*.png): starts `chimera serve`,
-lets the engine play itself a few moves in each variant, turns analysis on, and saves what
-headless Chromium shows. Needs chromium and chromedriver (Debian: chromium chromium-driver).
+"""Screenshots of the web board for the README and docs/web.md (docs/img/web-*.png): starts
+`chimera serve`, lets the engine play itself a few moves in chess, shogi, Vanguard and Alice
+Guard, stops it (the engine plays its last move), turns analysis on, and saves what headless
+Chromium shows. Needs chromium and chromedriver (Debian: chromium chromium-driver).
 
 usage: tools/web_screenshots.py [path/to/chimera] [out-dir]
 """
@@ -15,12 +16,20 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 CHIMERA = sys.argv[1] if len(sys.argv) > 1 else "target/release/chimera"
-OUT = sys.argv[2] if len(sys.argv) > 2 else "docs"
-# Variant, seconds of engine-against-engine play at 150 ms a move.
-GAMES = [("vanguard", 6), ("aliceguard", 6)]
+OUT = sys.argv[2] if len(sys.argv) > 2 else "docs/img"
+# Variant, start FEN (None: the start position), seconds of engine-against-engine play at
+# 150 ms a move, window size. Shogi starts from a middle game with promoted men and hands.
+SHOGI = "lnsgk1snl/1r4g2/p1pp+Ppppp/9/1p7/2P6/PP1P1PPPP/7R1/LNSGKGSNL[BPb] w - - 0 1"
+GAMES = [
+    ("chess", None, 5, (1400, 900)),
+    ("shogi", SHOGI, 4, (1400, 1000)),
+    ("vanguard", None, 6, (1500, 1200)),
+    ("aliceguard", None, 6, (1500, 820)),
+]
 
 
 def call(method, url, body=None):
@@ -64,8 +73,12 @@ def main():
         def run(script):
             return call("POST", s + "/execute/sync", {"script": script, "args": []})["value"]
 
-        for variant, seconds in GAMES:
-            call("POST", s + "/url", {"url": f"{url}?variant={variant}&movetime=150"})
+        for variant, fen, seconds, (width, height) in GAMES:
+            call("POST", s + "/window/rect", {"width": width, "height": height})
+            page = f"{url}?variant={variant}&movetime=150"
+            if fen:
+                page += "&fen=" + urllib.parse.quote(fen)
+            call("POST", s + "/url", {"url": page})
             time.sleep(1.5)
             run("document.getElementById('watch').click()")
             time.sleep(seconds)

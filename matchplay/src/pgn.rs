@@ -253,9 +253,18 @@ pub fn replay(registry: &Registry, game: &PgnGame) -> Result<Position, String> {
                 i + 1
             ));
         }
+        let last = i + 1 == game.moves.len();
         let turn = match parse_san(&mut pos, word) {
             Some(mv) => vec![mv],
             None => crate::referee::read_turn(&pos, word)
+                .or_else(|e| {
+                    // A game stopped in the middle of a turn ends on the parts played.
+                    if last {
+                        crate::referee::read_turn_start(&pos, word)
+                    } else {
+                        Err(e)
+                    }
+                })
                 .map_err(|_| format!("ply {}: '{word}' is not a legal move", i + 1))?,
         };
         turn.iter().for_each(|&mv| pos.make_move(mv));

@@ -187,6 +187,23 @@ pub fn read_turn(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
     Ok(moves)
 }
 
+/// The first parts of a turn, `text` (parts joined by commas), played no further than the
+/// turn goes: how a game stopped in the middle of a turn ends.
+pub fn read_turn_start(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
+    let mut after = pos.clone();
+    let us = pos.side_to_move();
+    let mut moves = Vec::new();
+    for part in text.split(',') {
+        if after.side_to_move() != us || after.outcome().is_some() {
+            return Err(MoveError::Illegal(text.to_string()));
+        }
+        let mv = read_move(&mut after, part)?;
+        after.make_move(mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
 /// The rules' verdict on the position, if the game is over.
 fn verdict(pos: &mut Position) -> Option<(Outcome, Ending, String)> {
     if let Some(end) = pos.outcome() {

@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 /// A running `chimera serve`, killed when dropped.
-struct Server {
+pub(super) struct Server {
     child: Child,
-    port: u16,
+    pub(super) port: u16,
 }
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
+    pub(super) fn start(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
             .args(["serve", "--port", "0"])
             .args(args)
@@ -91,7 +91,7 @@ fn upgrade_head(host: &str, origin: Option<&str>) -> String {
 }
 
 /// A WebSocket opened by hand, or the status line that refused it.
-fn open_game(port: u16) -> Result<TcpStream, String> {
+pub(super) fn open_game(port: u16) -> Result<TcpStream, String> {
     let mut s = connect(port);
     let status = request(&mut s, &upgrade_head(&format!("127.0.0.1:{port}"), None));
     if status.contains(" 101 ") {
@@ -102,7 +102,7 @@ fn open_game(port: u16) -> Result<TcpStream, String> {
 }
 
 /// A client's frame: masked, as the protocol wants from clients.
-fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+pub(super) fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
     let mask = [0x37, 0xfa, 0x21, 0x3d];
     let mut out = vec![0x80 | opcode];
     match payload.len() {
@@ -123,7 +123,7 @@ fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
 
 /// The next frame from the server (which does not mask): opcode and payload, or `None` at the
 /// end of the stream.
-fn read_frame(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
+pub(super) fn read_frame(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
     let mut head = [0u8; 2];
     s.read_exact(&mut head).ok()?;
     let len = match head[1] & 0x7f {
@@ -145,7 +145,7 @@ fn read_frame(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
 }
 
 /// Sends a JSON message and reads messages until one of type `kind`.
-fn ask(s: &mut TcpStream, message: &str, kind: &str) -> Value {
+pub(super) fn ask(s: &mut TcpStream, message: &str, kind: &str) -> Value {
     s.write_all(&frame(1, message.as_bytes())).unwrap();
     loop {
         let (opcode, payload) = read_frame(s).unwrap_or_else(|| panic!("no '{kind}' answer"));

@@ -11,3 +11,4 @@ mod evalfile;
 mod hostile_web;
 mod protocol_fuzz;
 mod transcripts;
+mod web_session;

@@ -1,23 +1,67 @@
-// Chimera web board: the page's logic. The server owns the game (rules, legal moves, search);
-// the page draws what it is sent and turns clicks into the text of one of the legal moves.
-// A move is a path of clicks (squares; `@X` for a man in hand or in reserve; `pass`), entered
-// click by click: each click narrows the legal moves whose paths start with the clicks so far.
+// Chimera web board: the page's logic. The server owns the game (rules, legal moves, search,
+// clocks); the page draws what it is sent (board.js draws the board and reads clicks and
+// drags), and keeps the status line, an optional move sound, the move list (SAN, clickable, stepped through with
+// « ‹ › » and Home/←/→/End; marked ?!, ?, ?? after a review of the whole game), the clocks, the
+// analysis and its graph, and the game and settings
+// in localStorage across a reload (a page opened with `?variant=` stores nothing).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+// A page asked for a variant by its address is a fresh board: it neither reads nor writes the
+// stored game.
+const storing = !params.has("variant") && !params.has("fen");
+const STORE = "chimera.board";
 let ws = null;
 let state = null;
+let peekView = null;
+let viewTurn = null;
 let pieceInfo = {};
 let flipped = params.get("flip") === "1";
 let picked = [];
 let infos = {};
 let clockStamp = 0;
+let legendOf = "";
+let restoring = false;
 
-window.chimera = { get state() { return state; }, get infos() { return infos; } };
+window.chimera = { get state() { return state; }, get infos() { return infos; }, get peek() { return peekView; } };
 
 function send(msg) {
   if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
+}
+
+function stored() {
+  if (!storing) return null;
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || "null");
+  } catch (e) {
+    return null;
+  }
+}
+
+function save() {
+  if (!storing || !state) return;
+  const data = {
+    variant: state.variant,
+    startFen: state.startFen,
+    moves: state.history,
+    white: state.engine.white ? "engine" : "human",
+    black: state.engine.black ? "engine" : "human",
+    tcmode: $("tcmode").value,
+    movetime: $("movetime").value,
+    min: $("min").value,
+    sec: $("sec").value,
+    inc: $("inc").value,
+    analyse: $("analyse").checked,
+    sound: $("sound").checked,
+    multipv: $("multipv").value,
+    flipped,
+  };
+  try {
+    localStorage.setItem(STORE, JSON.stringify(data));
+  } catch (e) {
+    // A full or forbidden storage only loses the reload.
+  }
 }
 
 function connect() {
@@ -25,6 +69,19 @@ function connect() {
   ws.onopen = () => {
     send({ type: "variants" });
     send({ type: "options" });
+    const keep = stored();
+    restoring = !!keep;
+    if (keep) {
+      for (const id of ["tcmode", "movetime", "min", "sec", "inc", "multipv"]) if (keep[id] !== undefined) $(id).value = keep[id];
+      $("analyse").checked = !!keep.analyse;
+      $("sound").checked = !!keep.sound;
+      flipped = !!keep.flipped;
+      sendTime();
+      send({ type: "new", variant: keep.variant, fen: keep.startFen, moves: keep.moves });
+      send({ type: "players", white: keep.white, black: keep.black });
+      if (keep.analyse) sendAnalyse();
+      return;
+    }
     const msg = { type: "new", variant: params.get("variant") || "chess" };
     if (params.get("fen")) msg.fen = params.get("fen");
     send(msg);
@@ -42,7 +99,8 @@ function handle(msg) {
   switch (msg.type) {
     case "variants": {
       const sel = $("variant");
-      const current = state ? state.variant : params.get("variant") || "chess";
+      const keep = stored();
+      const current = state ? state.variant : (keep && keep.variant) || params.get("variant") || "chess";
       sel.innerHTML = msg.list
         .map((v) => {
           const size = `${v.files * v.boards}x${v.ranks}` + (v.boards > 1 ? `, ${v.boards} boards` : "");
@@ -63,13 +121,26 @@ function handle(msg) {
       }
       break;
     case "state":
+      // A new position: the old one's analysis lines go.
+      if (state && state.fen !== msg.fen) infos = {};
+      if (state && msg.history.length > state.history.length) moveSound(msg.inCheck);
       state = msg;
       pieceInfo = {};
-      for (const p of msg.pieces) pieceInfo[p.letter.toUpperCase()] = p;
+      for (const p of msg.pieces) pieceInfo[p.key] = p;
       picked = [];
+      peekView = null;
+      viewTurn = null;
       clockStamp = performance.now();
       $("error").textContent = "";
       render();
+      save();
+      break;
+    case "peek":
+      if (msg.turn === viewTurn) {
+        peekView = msg;
+        picked = [];
+        render();
+      }
       break;
     case "info":
       infos[msg.multipv] = msg;
@@ -90,133 +161,28 @@ function handle(msg) {
       break;
     case "error":
       $("error").textContent = msg.message;
+      // A stored game the server cannot take back (a variant gone, a move now illegal):
+      // forget it and start afresh rather than wait for ever.
+      if (!state && restoring) {
+        restoring = false;
+        try {
+          localStorage.removeItem(STORE);
+        } catch (e) {
+          // Nothing stored to forget.
+        }
+        send({ type: "new", variant: "chess" });
+      }
+      break;
+    case "legend":
+      setLegendDiagrams(msg);
+      break;
+    case "review":
+      $("review-summary").textContent = msg.done ? "" : `Reviewing the game: position ${msg.ply + 1} of ${msg.of + 1}…`;
       break;
   }
 }
 
-// ---- geometry -------------------------------------------------------------------------
-
-function fileLetter(board, file) {
-  return String.fromCharCode(97 + board * state.files + file);
-}
-
-function squareName(board, file, rank) {
-  return fileLetter(board, file) + (rank + 1);
-}
-
-function layout() {
-  const { files, ranks, boards } = state;
-  const maxW = Math.max(480, Math.min(window.innerWidth - 380, 1100));
-  const unitsW = files * boards + 0.6 * (boards - 1) + 1;
-  // Room for the status line and the hands above and below the board.
-  const handRows = state.hasHand || state.reserve ? 2 : 0;
-  const maxH = Math.max(360, window.innerHeight - 70 - 50 * handRows);
-  const S = Math.floor(Math.max(24, Math.min(64, maxW / unitsW, maxH / (ranks + 0.5))));
-  const G = Math.round(S * 0.6);
-  const L = 18;
-  const width = L + boards * files * S + (boards - 1) * G;
-  const height = ranks * S + 18;
-  const xy = (b, f, r) => {
-    const bi = flipped ? boards - 1 - b : b;
-    const col = flipped ? files - 1 - f : f;
-    const row = flipped ? r : ranks - 1 - r;
-    return [L + bi * (files * S + G) + col * S, row * S];
-  };
-  return { S, G, L, width, height, xy };
-}
-
-// ---- the moves the clicks so far lead to -------------------------------------------------
-
-function myTurn() {
-  if (!state || state.result) return false;
-  const engine = state.side === "w" ? state.engine.white : state.engine.black;
-  return !engine;
-}
-
-function startsWith(path, prefix) {
-  return prefix.every((p, i) => path[i] === p);
-}
-
-function candidates(prefix) {
-  return state.moves.filter((m) => m.path.length >= prefix.length && startsWith(m.path, prefix));
-}
-
-function click(token) {
-  if (!myTurn()) return;
-  hideChoice();
-  if (picked.length > 0) {
-    const exact = candidates(picked).filter((m) => m.path.length === picked.length);
-    // Clicking the last square again stops a multi-leg move there.
-    if (token === picked[picked.length - 1] && exact.length > 0 && picked.length > 1) {
-      finish(picked);
-      return;
-    }
-    const next = picked.concat([token]);
-    const c = candidates(next);
-    if (c.length > 0) {
-      picked = next;
-      if (c.every((m) => m.path.length === next.length)) finish(next);
-      else render();
-      return;
-    }
-    picked = [];
-  }
-  if (candidates([token]).length > 0) {
-    picked = [token];
-    const c = candidates(picked);
-    if (c.every((m) => m.path.length === 1)) finish(picked);
-    else render();
-  } else {
-    render();
-  }
-}
-
-function finish(path) {
-  const exact = state.moves.filter((m) => m.path.length === path.length && startsWith(m.path, path));
-  if (exact.length === 1) {
-    play(exact[0].text);
-  } else if (exact.length > 1) {
-    showChoice(exact);
-  }
-}
-
-function play(text) {
-  picked = [];
-  send({ type: "move", move: text });
-}
-
-function showChoice(moves) {
-  const box = $("choice");
-  const white = state.side === "w";
-  box.innerHTML = "";
-  for (const m of moves) {
-    const b = document.createElement("button");
-    b.dataset.choice = m.choice || "";
-    b.title = m.text;
-    if (m.choice) {
-      const letter = white ? m.choice : m.choice.toLowerCase();
-      b.innerHTML = `<svg viewBox="0 0 100 100" width="44" height="44">${pieceSvg(letter, pieceInfo[m.choice])}</svg>`;
-    } else {
-      b.textContent = "none";
-    }
-    b.onclick = () => {
-      hideChoice();
-      play(m.text);
-    };
-    box.appendChild(b);
-  }
-  box.hidden = false;
-  render();
-}
-
-function hideChoice() {
-  $("choice").hidden = true;
-}
-
-// ---- drawing --------------------------------------------------------------------------
-
-const LIGHT = ["#eed9b6", "#d8e2ec", "#dde8cf"];
-const DARK = ["#b48762", "#8ba0b6", "#93ab7e"];
+// ---- the page ---------------------------------------------------------------------------
 
 function render() {
   if (!state) return;
@@ -224,103 +190,11 @@ function render() {
   renderHands();
   renderStatus();
   renderHistory();
+  renderReviewSummary();
   renderGraph();
   renderAnalysis();
   renderControls();
-}
-
-function renderBoard() {
-  const { S, width, height, xy } = layout();
-  const svg = $("board");
-  svg.setAttribute("width", width);
-  svg.setAttribute("height", height);
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const last = new Set(state.lastMove || []);
-  const pickedSet = new Set(picked);
-  const targets = new Set();
-  if (picked.length > 0) {
-    for (const m of candidates(picked)) if (m.path.length > picked.length) targets.add(m.path[picked.length]);
-  }
-  let out = "";
-  for (let b = 0; b < state.boards; b++) {
-    for (let r = 0; r < state.ranks; r++) {
-      for (let f = 0; f < state.files; f++) {
-        const [x, y] = xy(b, f, r);
-        const name = squareName(b, f, r);
-        const cell = state.cells[b][r][f];
-        if (cell === "*") {
-          out += `<rect x="${x}" y="${y}" width="${S}" height="${S}" fill="#3a3f42"/>`;
-          continue;
-        }
-        const fill = (f + r) % 2 === 0 ? DARK[b % 3] : LIGHT[b % 3];
-        out += `<rect class="sq" data-square="${name}" x="${x}" y="${y}" width="${S}" height="${S}" fill="${fill}"/>`;
-        if (last.has(name)) out += `<rect class="mark" x="${x}" y="${y}" width="${S}" height="${S}" fill="#f6e05e" opacity="0.45"/>`;
-        if (pickedSet.has(name)) out += `<rect class="mark" x="${x}" y="${y}" width="${S}" height="${S}" fill="#6fbf4a" opacity="0.6"/>`;
-        if (cell) {
-          out += `<g class="piece" data-man="${cell}" transform="translate(${x},${y}) scale(${S / 100})">${pieceSvg(cell, pieceInfo[cell.toUpperCase()])}</g>`;
-        }
-        if (targets.has(name)) {
-          const rad = cell ? S * 0.46 : S * 0.16;
-          const style = cell ? `fill="none" stroke="#2e7d32" stroke-width="${Math.max(2, S / 14)}"` : `fill="#2e7d32" opacity="0.7"`;
-          out += `<circle class="mark" cx="${x + S / 2}" cy="${y + S / 2}" r="${rad}" ${style}/>`;
-        }
-      }
-    }
-    // Coordinates as docs/protocols.md §2 names them: one wide board, files a.. across all boards.
-    for (let f = 0; f < state.files; f++) {
-      const [x] = xy(b, f, 0);
-      out += `<text class="coord" x="${x + S / 2}" y="${state.ranks * S + 13}" text-anchor="middle">${fileLetter(b, f)}</text>`;
-    }
-    for (let r = 0; r < state.ranks; r++) {
-      // Rank numbers left of the leftmost board only.
-      const [x, y] = xy(b, flipped ? state.files - 1 : 0, r);
-      if (b === (flipped ? state.boards - 1 : 0)) {
-        out += `<text class="coord" x="${x - 10}" y="${y + S / 2 + 4}" text-anchor="middle">${r + 1}</text>`;
-      }
-    }
-  }
-  svg.innerHTML = out;
-}
-
-function renderHands() {
-  const bottom = flipped ? "b" : "w";
-  const top = flipped ? "w" : "b";
-  renderHand($("hand-bottom"), bottom);
-  renderHand($("hand-top"), top);
-}
-
-function renderHand(el, color) {
-  const hand = state.hands[color] || {};
-  const tokens = Object.entries(hand).map(([letter, count]) => ({ letter, count }));
-  // Reserve men (Pioneer) and anything else entered from off the board, for the side to move.
-  if (state.side === color) {
-    for (const m of state.moves) {
-      const t = m.path[0];
-      if (t.startsWith("@") && !tokens.some((k) => k.letter === t.slice(1))) tokens.push({ letter: t.slice(1), count: 0 });
-    }
-  }
-  let html = "";
-  const label = color === "w" ? "White" : "Black";
-  if (state.hasHand || tokens.length > 0) html += `<span class="label">${label} hand</span>`;
-  if (state.reserve && color === "w") html += `<span class="label">reserve ${escapeHtml(state.reserve)}</span>`;
-  for (const t of tokens) {
-    const letter = color === "w" ? t.letter : t.letter.toLowerCase();
-    const token = "@" + t.letter;
-    const pickedCls = picked[0] === token && state.side === color ? " picked" : "";
-    html += `<div class="token${pickedCls}" data-token="${token}" data-color="${color}" title="${t.letter}">` +
-      `<svg viewBox="0 0 100 100" width="40" height="40">${pieceSvg(letter, pieceInfo[t.letter])}</svg>` +
-      (t.count > 1 ? `<span class="count">${t.count}</span>` : "") + "</div>";
-  }
-  el.innerHTML = html;
-  el.querySelectorAll(".token").forEach((node) => {
-    node.onclick = () => {
-      if (node.dataset.color === state.side) click(node.dataset.token);
-    };
-  });
-}
-
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+  renderPieces();
 }
 
 function setStatus(text, over) {
@@ -329,50 +203,132 @@ function setStatus(text, over) {
   el.classList.toggle("over", !!over);
 }
 
+// The part of a turn in words: Alice Guard's parts move the home army (with the king) or the
+// guard army; elsewhere the men that may move are named by letter.
+function partText(part) {
+  const army = state.variant === "aliceguard" ? (part.movers.includes("K") ? "home army" : "guard army") : `men ${part.movers.split("").join(" ")}`;
+  if (part.opening) return `first turn: ${army}`;
+  return `part ${part.n} of ${part.of}: ${army}`;
+}
+
 function renderStatus() {
   if (!state) return;
   document.body.dataset.fen = state.fen;
   document.body.dataset.plies = state.history.length;
+  if (peekView) {
+    const n = peekView.turn;
+    setStatus(n === 0 ? "Start position (End: back to the game)" : `After ${state.san[n - 1]} (End: back to the game)`, false);
+    return;
+  }
   if (state.result) {
     setStatus(`Game over: ${state.result}`, true);
     return;
   }
   const side = state.side === "w" ? "White" : "Black";
   let text = `${side} to move`;
-  if (state.parts) text += `, part ${state.phase + 1} of the turn`;
+  if (state.part) text += `, ${partText(state.part)}`;
   if (state.inCheck) text += " (check)";
   if (!myTurn()) text += ": the engine is thinking…";
   setStatus(text, false);
 }
 
+// The move list in SAN: move numbers and each turn's word, a click shows the board after it.
 function renderHistory() {
-  const ol = $("history");
-  ol.innerHTML = "";
-  const h = state.history;
+  const box = $("history");
+  const words = state.san || state.history;
   const blackFirst = state.startFen.split(" ")[1] === "b";
-  const words = blackFirst ? ["…"].concat(h) : h.slice();
-  for (let i = 0; i < words.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = words[i] + (words[i + 1] ? "  " + words[i + 1] : "");
-    ol.appendChild(li);
-  }
-  ol.scrollTop = ol.scrollHeight;
-  if (document.activeElement !== $("fen")) $("fen").value = state.fen;
+  let number = Number(state.startFen.split(" ")[5]) || 1;
+  const current = viewTurn === null ? words.length : viewTurn;
+  let html = "";
+  let white = !blackFirst;
+  if (blackFirst && words.length) html += `<span class="num">${number}.</span><span class="mv">…</span>`;
+  words.forEach((w, i) => {
+    if (white) html += `<span class="num">${number}.</span>`;
+    const cls = i + 1 === current ? "mv now" : "mv";
+    const mark = (state.marks || [])[i];
+    const badge = mark ? `<span class="judge j${mark.length}${mark === "?!" ? "i" : ""}">${mark}</span>` : "";
+    html += `<span class="${cls}" data-turn="${i + 1}">${escapeHtml(w)}${badge}</span>`;
+    if (!white) number++;
+    white = !white;
+  });
+  box.innerHTML = html;
+  const now = box.querySelector(".now");
+  if (now && viewTurn !== null) now.scrollIntoView({ block: "nearest" });
+  else box.scrollTop = box.scrollHeight;
+  if (document.activeElement !== $("fen")) $("fen").value = (peekView || state).fen;
 }
 
+// After a review: how many inaccuracies, mistakes and blunders each side made.
+function renderReviewSummary() {
+  // Shown once every position has a score (a review's, or the searches' along the game).
+  const marks = state.marks || [];
+  const scored = state.evals.length > 1 && state.evals.every((e) => e !== null);
+  if (state.reviewing || !state.marks || !scored) {
+    if (!state.reviewing) $("review-summary").textContent = "";
+    return;
+  }
+  const blackFirst = state.startFen.split(" ")[1] === "b";
+  const count = (side, m) => marks.filter((x, i) => x === m && ((i % 2 === 0) !== blackFirst) === (side === "w")).length;
+  const line = (side) => `${side === "w" ? "White" : "Black"}: ${count(side, "??")} blunders, ${count(side, "?")} mistakes, ${count(side, "?!")} inaccuracies`;
+  $("review-summary").textContent = `Review: ${line("w")}; ${line("b")}.`;
+}
+
+// Shows the board after `k` turns (the live game from the last one on).
+function goTo(k) {
+  if (!state) return;
+  const total = (state.san || state.history).length;
+  k = Math.max(0, Math.min(k, total));
+  if (k === total) {
+    viewTurn = null;
+    peekView = null;
+    render();
+    return;
+  }
+  viewTurn = k;
+  picked = [];
+  hideChoice();
+  send({ type: "peek", turn: k });
+  renderHistory();
+}
+
+function currentTurn() {
+  return viewTurn === null ? (state.san || state.history).length : viewTurn;
+}
+
+// The graph of White's score by ply, with its axes: pawns up the side (squashed, so that a
+// mate stays on the page), move numbers along the bottom.
 function renderGraph() {
   const ev = state.evals || [];
   const svg = $("graph");
+  const X0 = 24, X1 = 316, MID = 50, H = 42;
+  const y = (cp) => MID - H * Math.tanh(cp / 400);
+  const n = Math.max(ev.length - 1, 1);
+  const x = (i) => X0 + (i / n) * (X1 - X0);
+  let out = "";
+  for (const p of [-5, -2, 0, 2, 5]) {
+    const yy = y(p * 100).toFixed(1);
+    out += `<line x1="${X0}" y1="${yy}" x2="${X1}" y2="${yy}" stroke="${p === 0 ? "#999" : "#444"}" stroke-width="${p === 0 ? 1 : 0.5}"/>`;
+    out += `<text x="${X0 - 3}" y="${Number(yy) + 3}" text-anchor="end" class="axis">${p > 0 ? "+" + p : p}</text>`;
+  }
+  out += `<line x1="${X0}" y1="4" x2="${X0}" y2="96" stroke="#999" stroke-width="1"/>`;
+  const startMove = Number(state.startFen.split(" ")[5]) || 1;
+  const step = Math.max(2, Math.ceil(n / 8 / 2) * 2);
+  for (let i = 0; i <= n; i += step) {
+    out += `<line x1="${x(i).toFixed(1)}" y1="92" x2="${x(i).toFixed(1)}" y2="96" stroke="#999"/>`;
+    out += `<text x="${x(i).toFixed(1)}" y="106" text-anchor="middle" class="axis">${startMove + Math.floor(i / 2)}</text>`;
+  }
   let pts = [];
   let lastVal = 0;
-  const n = Math.max(ev.length - 1, 1);
   ev.forEach((v, i) => {
     if (v !== null && v !== undefined) lastVal = v;
-    const y = 40 - 36 * Math.tanh(lastVal / 400);
-    pts.push(`${((i / n) * 300).toFixed(1)},${y.toFixed(1)}`);
+    pts.push(`${x(i).toFixed(1)},${y(lastVal).toFixed(1)}`);
   });
-  svg.innerHTML = `<line x1="0" y1="40" x2="300" y2="40" stroke="#777" stroke-width="0.5"/>` +
-    (pts.length > 1 ? `<polyline points="${pts.join(" ")}" fill="none" stroke="#ffd24d" stroke-width="1.5"/>` : "");
+  if (pts.length > 1) out += `<polyline points="${pts.join(" ")}" fill="none" stroke="#ffd24d" stroke-width="1.5"/>`;
+  // The position on show, in a game whose list counts moves (not turns of parts).
+  if (viewTurn !== null && !state.parts) {
+    out += `<line x1="${x(viewTurn).toFixed(1)}" y1="4" x2="${x(viewTurn).toFixed(1)}" y2="96" stroke="#8fd16a" stroke-width="1"/>`;
+  }
+  svg.innerHTML = out;
 }
 
 function scoreText(score, side) {
@@ -388,7 +344,7 @@ function renderAnalysis() {
     .sort((a, b) => a - b)
     .map((k) => {
       const i = infos[k];
-      return `${i.multipv}. ${scoreText(i.score, i.side)}  d${i.depth}  ${i.pv.slice(0, 10).join(" ")}`;
+      return `${i.multipv}. ${scoreText(i.score, i.side)}  d${i.depth}  ${(i.san || i.pv).slice(0, 10).join(" ")}`;
     });
   $("analysis").textContent = lines.join("\n");
 }
@@ -396,13 +352,67 @@ function renderAnalysis() {
 function renderControls() {
   $("white").value = state.engine.white ? "engine" : "human";
   $("black").value = state.engine.black ? "engine" : "human";
+  $("analyse").checked = !!state.analysing;
   if ($("variant").value !== state.variant) $("variant").value = state.variant;
-  $("pass").hidden = !state.moves.some((m) => m.path[0] === "pass");
+  const pass = state.moves.some((m) => m.path[0] === "pass");
+  $("pass").hidden = !pass;
+  $("pass-note").hidden = !pass;
+  $("pass-note").textContent = passText();
+  $("pass").title = passText();
   renderClocks();
 }
 
+// What Pass does, for the button's note: the rules of this variant allow the side to move to
+// let its turn go.
+function passText() {
+  let text = "Pass: the side to move lets its turn go without moving, as the rules of this variant allow.";
+  if (state.variant === "vanguard") text += " In Vanguard a pass is the Berserker's step to a neighbouring empty square and back.";
+  if (state.family === "janggi") text += " In janggi either side may pass instead of moving.";
+  return text;
+}
+
+function renderPieces() {
+  const mark = state.variant + "|" + state.family;
+  if (legendOf === mark) return;
+  legendOf = mark;
+  send({ type: "legend" });
+  const el = $("legend");
+  renderLegend(el, state.variant, state.pieces, state.family);
+  // Open where the men are not the orthodox six: their moves are news to most players.
+  el.open = state.pieces.some((p) => !ORTHODOX_NAMES.includes(p.name));
+}
+
+// ---- sound ----------------------------------------------------------------------------
+
+let audio = null;
+
+// A short click for a move (a higher one for check), when the sound box is ticked.
+function moveSound(check) {
+  if (!$("sound").checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = check ? 880 : 520;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.12);
+  } catch (e) {
+    // No sound where the browser has none.
+  }
+}
+
+// ---- clocks -----------------------------------------------------------------------------
+
+// Minutes and seconds; tenths under ten seconds.
 function fmt(ms) {
   ms = Math.max(0, ms);
+  if (ms < 10000) {
+    const tenths = Math.floor(ms / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
@@ -417,30 +427,40 @@ function renderClocks() {
   const spent = performance.now() - clockStamp;
   const w = state.clocks[0] - (run === "w" ? spent : 0);
   const b = state.clocks[1] - (run === "b" ? spent : 0);
-  el.innerHTML = `<span class="${run === "w" ? "running" : ""}">White ${fmt(w)}</span><span class="${run === "b" ? "running" : ""}">Black ${fmt(b)}</span>`;
+  const cls = (c, t) => (run === c ? "running" : "") + (t < 10000 ? " low" : "");
+  el.innerHTML = `<span id="clock-w" class="${cls("w", w)}">White ${fmt(w)}</span><span id="clock-b" class="${cls("b", b)}">Black ${fmt(b)}</span>`;
 }
-setInterval(renderClocks, 250);
+setInterval(renderClocks, 100);
+
+// The time control: per move in ms, or a clock of minutes + seconds with an increment in
+// seconds (the server takes ms; a clock needs a second at least).
+function sendTime() {
+  const clock = $("tcmode").value === "clock";
+  $("tc-clock").hidden = !clock;
+  $("tc-movetime").hidden = clock;
+  if (clock) {
+    const base = Math.round((Number($("min").value) * 60 + Number($("sec").value)) * 1000);
+    const inc = Math.round(Number($("inc").value) * 1000);
+    if (!(base >= 1000) || !(inc >= 0)) {
+      $("error").textContent = "a clock needs at least one second, and an increment of 0 or more";
+      return;
+    }
+    send({ type: "time", base, inc });
+  } else {
+    send({ type: "time", movetime: Math.round(Number($("movetime").value)) });
+  }
+  save();
+}
 
 // ---- controls -------------------------------------------------------------------------
 
-$("board").addEventListener("click", (e) => {
-  const sq = e.target.closest("[data-square]");
-  if (sq) click(sq.dataset.square);
-});
 $("new").onclick = () => send({ type: "new", variant: $("variant").value });
 $("variant").onchange = () => send({ type: "new", variant: $("variant").value });
 const sendPlayers = () => send({ type: "players", white: $("white").value, black: $("black").value });
 $("white").onchange = sendPlayers;
 $("black").onchange = sendPlayers;
 $("watch").onclick = () => send({ type: "players", white: "engine", black: "engine" });
-function sendTime() {
-  const clock = $("tcmode").value === "clock";
-  $("tc-clock").hidden = !clock;
-  $("tc-movetime").hidden = clock;
-  if (clock) send({ type: "time", base: Math.round(Number($("base").value) * 60000), inc: Math.round(Number($("inc").value) * 1000) });
-  else send({ type: "time", movetime: Math.round(Number($("movetime").value)) });
-}
-["tcmode", "movetime", "base", "inc"].forEach((id) => ($(id).onchange = sendTime));
+["tcmode", "movetime", "min", "sec", "inc"].forEach((id) => ($(id).onchange = sendTime));
 $("go").onclick = () => send({ type: "go" });
 $("stop").onclick = () => send({ type: "stop" });
 $("undo").onclick = () => send({ type: "undo" });
@@ -448,13 +468,46 @@ $("pass").onclick = () => click("pass");
 $("flip").onclick = () => {
   flipped = !flipped;
   render();
+  save();
 };
-$("setfen").onclick = () => send({ type: "fen", variant: state ? state.variant : "chess", fen: $("fen").value });
+$("setfen").onclick = () => {
+  infos = {};
+  renderAnalysis();
+  send({ type: "fen", variant: state ? state.variant : "chess", fen: $("fen").value });
+};
 const sendAnalyse = () => send({ type: "analyse", on: $("analyse").checked, multipv: Math.round(Number($("multipv").value)) || 1 });
 $("analyse").onchange = sendAnalyse;
 $("multipv").onchange = sendAnalyse;
+$("sound").onchange = save;
+$("review").onclick = () => send({ type: "review" });
 $("pgnout").onclick = () => send({ type: "pgn" });
 $("pgnin").onclick = () => send({ type: "loadpgn", pgn: $("pgn").value });
+$("first").onclick = () => goTo(0);
+$("prev").onclick = () => goTo(currentTurn() - 1);
+$("next").onclick = () => goTo(currentTurn() + 1);
+$("last").onclick = () => goTo(Infinity);
+// A click on the graph shows the position at that ply (where the list counts moves).
+$("graph").addEventListener("click", (e) => {
+  if (!state || state.parts) return;
+  const svg = $("graph");
+  const pt = svg.createSVGPoint();
+  pt.x = e.clientX;
+  pt.y = e.clientY;
+  const vx = pt.matrixTransform(svg.getScreenCTM().inverse()).x;
+  const n = Math.max((state.evals || []).length - 1, 1);
+  goTo(Math.round(((vx - 24) / (316 - 24)) * n));
+});
+$("history").addEventListener("click", (e) => {
+  const mv = e.target.closest("[data-turn]");
+  if (mv) goTo(Number(mv.dataset.turn));
+});
+document.addEventListener("keydown", (e) => {
+  if (!state || (e.target.closest && e.target.closest("input, textarea, select"))) return;
+  const to = { Home: 0, ArrowLeft: currentTurn() - 1, ArrowRight: currentTurn() + 1, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  goTo(to);
+});
 window.addEventListener("resize", render);
 
 connect();

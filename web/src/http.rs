@@ -29,6 +29,16 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
         include_bytes!("../assets/pieces.js"),
     ),
     (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/board.js"),
+    ),
+    (
+        "/legend.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/legend.js"),
+    ),
+    (
         "/style.css",
         "text/css; charset=utf-8",
         include_bytes!("../assets/style.css"),

@@ -8,8 +8,16 @@ use chimera_engine::movegen::san::{parse_san, to_san};
 use chimera_engine::{Move, Position, Registry};
 use chimera_matchplay::pgn::{read_games, replay, today, COORDINATE_NOTE};
 
-/// The PGN text of a game from `start` with `moves`; `names` are White's and Black's.
-pub fn write(start: &Position, moves: &[Move], names: [&str; 2], result: Option<&str>) -> String {
+/// The PGN text of a game from `start` with `moves`; `names` are White's and Black's. `notes`,
+/// when given one per move, follow each move's SAN (a reviewed game's NAG and score); a game
+/// written in coordinates (one word per turn) goes without them.
+pub fn write(
+    start: &Position,
+    moves: &[Move],
+    names: [&str; 2],
+    result: Option<&str>,
+    notes: &[String],
+) -> String {
     let v = start.variant();
     let result_token = match result.map(|r| r.split(' ').next().unwrap_or("*")) {
         Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => r.to_string(),
@@ -46,6 +54,11 @@ pub fn write(start: &Position, moves: &[Move], names: [&str; 2], result: Option<
         .then(|| san_words(start, moves))
         .flatten();
     let turns: Vec<String> = match san {
+        Some(s) if notes.len() == s.len() => s
+            .into_iter()
+            .zip(notes)
+            .map(|(w, n)| if n.is_empty() { w } else { format!("{w} {n}") })
+            .collect(),
         Some(s) => s,
         None => {
             words.push(format!("{{{COORDINATE_NOTE}}}"));
@@ -144,11 +157,59 @@ mod tests {
                 pos.make_move(mv);
             }
             let played: Vec<Move> = pos.moves_played().collect();
-            let text = write(&start, &played, ["a", "b"], None);
+            let text = write(&start, &played, ["a", "b"], None, &[]);
             let (s, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
             assert_eq!(s.fen(), start.fen());
             assert_eq!(e.fen(), pos.fen(), "{text}");
         }
+        // Pioneer's file choices are written as chosen (`M@g`), not as a man's move.
+        let v = registry.get("pioneer").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        pos.try_play("M@g").unwrap();
+        pos.try_play("m@c").unwrap();
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None, &[]);
+        assert!(text.contains("1. M@g M@c"), "{text}");
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
+        // A game stopped in the middle of an Alice Guard turn loads back, parts and all.
+        let v = registry.get("aliceguard").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        while pos.game_ply() < 4 || pos.turn_phase() == 0 {
+            let mv = pos.legal_moves()[0];
+            pos.make_move(mv);
+        }
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None, &[]);
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
+        // Shogi in SAN: a promotion (`+`), and the promoted man's move (`+B`).
+        let v = registry.get("shogi").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        for m in ["c3c4", "g7g6", "b2g7+", "f9f8", "g7f6"] {
+            pos.try_play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let played: Vec<Move> = pos.moves_played().collect();
+        let text = write(&start, &played, ["a", "b"], None, &[]);
+        assert!(text.contains("Bg7+") && text.contains("+Bf6"), "{text}");
+        let (_, e) = read(&registry, &text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        assert_eq!(e.fen(), pos.fen(), "{text}");
+        // A reviewed game's notes follow the moves, and read back.
+        let v = registry.get("chess").unwrap();
+        let start = Position::startpos(&v);
+        let mut pos = start.clone();
+        for m in ["e2e4", "e7e5"] {
+            pos.try_play(m).unwrap();
+        }
+        let played: Vec<Move> = pos.moves_played().collect();
+        let notes = ["{+0.30}".to_string(), "$2 {+1.60}".to_string()];
+        let text = write(&start, &played, ["a", "b"], None, &notes);
+        assert!(text.contains("1. e4 {+0.30} e5 $2 {+1.60} *"), "{text}");
+        let (_, e) = read(&registry, &text).unwrap();
+        assert_eq!(e.fen(), pos.fen());
         assert!(read(&registry, "1. e4 e5 2. Ke3 *").is_err());
         // Moves after a mate are refused, naming the ply and the end.
         let after_mate = "1. f3 e5 2. g4 Qh4# 3. a3 *";

@@ -3,7 +3,8 @@
 //! is Chimera's own: its registry, position, rules and searcher (driven through the protocol
 //! crate's [`EngineState`], which runs the search on a worker thread). Every message is
 //! checked; a bad one gets `{"type":"error"}` and the session carries on. When the socket
-//! closes, the running search is stopped and everything is dropped.
+//! closes, the running search is stopped and everything is dropped. The session watches the
+//! clocks itself (every [`POLL`]), so that a flag falls on a clock nobody moves against.
 
 use std::net::TcpStream;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,7 +21,7 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, WebSocket};
 
-use crate::{settings, view};
+use crate::{review, settings, view};
 
 /// How long a read waits before the session looks at its search again.
 const POLL: Duration = Duration::from_millis(20);
@@ -43,6 +44,8 @@ enum Purpose {
     Move,
     /// Open-ended analysis of the position.
     Analysis,
+    /// One position of the whole game's review (its ply).
+    Review(usize),
 }
 
 /// A search line's progress, sent from the search thread to the session.
@@ -53,12 +56,15 @@ struct Progress {
     white_cp: i32,
     /// The message for the page.
     message: Value,
+    /// Passed on to the page (a review's searches are only scores).
+    forward: bool,
 }
 
 /// Passes each iteration on as a [`Progress`].
 struct Report {
     root: Position,
     tx: Sender<Progress>,
+    forward: bool,
 }
 
 impl SearchReport for Report {
@@ -84,11 +90,13 @@ impl SearchReport for Report {
             "time": info.time.as_millis() as u64,
             "multipv": info.multipv,
             "pv": view::turn_words(&self.root, &info.pv),
+            "san": view::line_san(&self.root, &info.pv),
         });
         let _ = self.tx.send(Progress {
             ply: self.root.game_ply(),
             white_cp,
             message,
+            forward: self.forward,
         });
     }
 }
@@ -117,6 +125,10 @@ struct Session {
     evals: Vec<Option<i32>>,
     /// The result by a flag fall (the rules decide every other end).
     flagged: Option<String>,
+    /// The next ply of the game to review, while the whole game is reviewed.
+    review: Option<usize>,
+    /// The SAN of the moves played so far (kept, so that a `state` costs no SAN).
+    san: Vec<String>,
     /// Messages waiting to be sent.
     outbox: Vec<Value>,
 }
@@ -146,6 +158,8 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
         restart: false,
         evals: vec![None],
         flagged: None,
+        san: Vec::new(),
+        review: None,
         outbox: Vec::new(),
     };
     s.state.error_line = |t| t.to_string();
@@ -194,6 +208,25 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
     }
     // The page is gone: its search stops and its thread ends by itself.
     s.state.stop_search();
+}
+
+/// The side that made the last move, if any.
+fn last_mover(pos: &Position) -> Option<Color> {
+    let mut before = pos.clone();
+    before.game_ply().checked_sub(1)?;
+    before.unmake_move();
+    Some(before.side_to_move())
+}
+
+/// Takes back the last turn, or what has been played of an unfinished one: every move back to
+/// the last one the other side made.
+fn take_back_turn(pos: &mut Position) {
+    let Some(mover) = last_mover(pos) else {
+        return;
+    };
+    while last_mover(pos) == Some(mover) {
+        pos.unmake_move();
+    }
 }
 
 /// Sends a close frame with its reason (cut to the 123 bytes a close frame holds).
@@ -267,9 +300,15 @@ impl Session {
             "time" => self.time(&msg),
             "go" => self.go(),
             "stop" => {
-                self.engine = [false, false];
-                self.state.stop_search();
-                self.send_state();
+                self.stop();
+                Ok(())
+            }
+            "peek" => self.peek(&msg),
+            "review" => self.start_review(),
+            "legend" => {
+                let name = self.state.variant.name().to_string();
+                self.outbox
+                    .push(crate::diagram::legend(&self.state.registry, &name));
                 Ok(())
             }
             "analyse" => self.analyse(&msg),
@@ -321,6 +360,22 @@ impl Session {
             Some(f) => Position::from_fen(&variant, f).map_err(|e| format!("bad FEN: {e}"))?,
             None => Position::startpos(&variant),
         };
+        let mut pos = pos;
+        // `moves`: the game's moves from there (a page reloaded sends its game back).
+        if let Some(list) = msg.get("moves").filter(|m| !m.is_null()) {
+            let list = list.as_array().ok_or("'moves' must be a list of moves")?;
+            for (i, m) in list.iter().enumerate() {
+                let text = m.as_str().ok_or("'moves' must be a list of moves")?;
+                if let Some(end) = view::result(&pos) {
+                    return Err(format!(
+                        "move {}: '{text}' comes after the end ({end})",
+                        i + 1
+                    ));
+                }
+                pos.try_play(text)
+                    .map_err(|e| format!("move {}: '{text}': {e}", i + 1))?;
+            }
+        }
         self.state.set_variant(&name)?;
         self.state.position = pos;
         self.state.new_game();
@@ -334,6 +389,7 @@ impl Session {
             self.clocks = [base as i64; 2];
         }
         self.flagged = None;
+        self.san.clear();
         self.evals = vec![None; self.state.position.game_ply() + 1];
         self.turn_started = Instant::now();
         self.changed();
@@ -379,41 +435,158 @@ impl Session {
     }
 
     /// `{"type":"undo"}`: takes back the last turn (and the engine's reply before it, so that
-    /// the person is to move again).
+    /// the person is to move again); in the middle of a turn, only the parts of that turn.
     fn undo(&mut self) -> Result<(), String> {
         if self.state.position.game_ply() == 0 {
             return Err("nothing to take back".into());
         }
         self.engine_off_if_thinking();
-        let take_turn = |pos: &mut Position| {
-            // Parts of an unfinished turn, then one whole turn.
-            let side = pos.side_to_move();
-            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
-                pos.unmake_move();
-            }
-            if pos.game_ply() == 0 {
-                return;
-            }
-            pos.unmake_move();
-            while pos.game_ply() > 0 && pos.turn_phase() != 0 {
-                pos.unmake_move();
-            }
-            let _ = side;
-        };
-        take_turn(&mut self.state.position);
+        let pos = &mut self.state.position;
+        let mid_turn = last_mover(pos) == Some(pos.side_to_move());
+        take_back_turn(pos);
         let to_move = self.state.position.side_to_move();
-        if self.engine[to_move.index()]
+        if !mid_turn
+            && self.engine[to_move.index()]
             && !self.engine[to_move.opposite().index()]
             && self.state.position.game_ply() > 0
         {
-            take_turn(&mut self.state.position);
+            take_back_turn(&mut self.state.position);
         }
         self.flagged = None;
         let ply = self.state.position.game_ply();
         self.evals.truncate(ply + 1);
+        self.san.truncate(ply);
         self.turn_started = Instant::now();
         self.changed();
         Ok(())
+    }
+
+    /// `{"type":"stop"}`: the engine's search for a move ends and the engine plays the best
+    /// move found so far (when the engine plays both sides, the other side becomes a person's,
+    /// so that the game stops after that move); an analysis is switched off, a review ends.
+    fn stop(&mut self) {
+        match self.purpose {
+            Some(Purpose::Move) => {
+                let side = self.state.position.side_to_move();
+                if self.engine == [true, true] {
+                    self.engine[side.opposite().index()] = false;
+                }
+                self.state.stop_search();
+            }
+            Some(Purpose::Analysis) => {
+                self.analysing = false;
+                self.state.stop_search();
+            }
+            Some(Purpose::Review(_)) => {
+                self.review = None;
+                self.state.stop_search();
+                self.restart = true;
+            }
+            None => {
+                if self.engine == [true, true] {
+                    self.engine = [false, false];
+                }
+            }
+        }
+        self.send_state();
+    }
+
+    /// `{"type":"peek","turn":K}`: the board after the first K turns of the game (the page's
+    /// move list steps through the game with it); the game itself does not change.
+    fn peek(&mut self, msg: &Value) -> Result<(), String> {
+        let k = number_field(msg, "turn", 0, u32::MAX as u64)?.ok_or("'turn' is missing")?;
+        let start = self.start_position();
+        let moves: Vec<Move> = self.state.position.moves_played().collect();
+        let turns = start.group_turns(&moves);
+        let k = (k as usize).min(turns.len());
+        let plies: usize = turns[..k].iter().map(Vec::len).sum();
+        let mut pos = start;
+        for &mv in &moves[..plies] {
+            pos.make_move(mv);
+        }
+        let last = turns[..k].last().and_then(|t| t.last()).map(|&mv| {
+            let mut before = pos.clone();
+            before.unmake_move();
+            view::path_of(&before, mv)
+        });
+        let mut out = view::board(&pos);
+        if let Value::Object(o) = &mut out {
+            o.insert("type".into(), json!("peek"));
+            o.insert("turn".into(), json!(k));
+            o.insert("lastMove".into(), json!(last));
+        }
+        self.outbox.push(out);
+        Ok(())
+    }
+
+    /// `{"type":"review"}`: every position of the game is searched in turn
+    /// ([`review::MS_PER_POSITION`] each), so that the graph and each move's mark cover the
+    /// whole game; a move, a new game or a setting changed ends the review.
+    fn start_review(&mut self) -> Result<(), String> {
+        if self.state.position.game_ply() == 0 {
+            return Err("no move to review".into());
+        }
+        if self.state.position.game_ply() > review::MAX_PLIES {
+            return Err(format!(
+                "a game of more than {} plies is too long to review",
+                review::MAX_PLIES
+            ));
+        }
+        if self.purpose == Some(Purpose::Move) {
+            return Err("the engine is thinking".into());
+        }
+        if self.purpose == Some(Purpose::Analysis) {
+            self.state.stop_search();
+            self.restart = true;
+        }
+        self.review = Some(0);
+        self.start_due();
+        Ok(())
+    }
+
+    /// Starts the review's search of its next position; scores the positions the rules have
+    /// ended at once. Returns false when the review is over.
+    fn review_next(&mut self) -> bool {
+        let Some(mut ply) = self.review else {
+            return false;
+        };
+        let start = self.start_position();
+        let moves: Vec<Move> = self.state.position.moves_played().collect();
+        self.evals.resize(moves.len() + 1, None);
+        while ply <= moves.len() {
+            let pos = review::position_at(&start, &moves, ply);
+            if let Some(score) = review::final_score(&pos) {
+                self.evals[ply] = Some(score);
+                ply += 1;
+                continue;
+            }
+            let report = Box::new(Report {
+                root: pos.clone(),
+                tx: self.progress_tx.clone(),
+                forward: false,
+            });
+            match self
+                .state
+                .start_search_on(pos, review::limits(), false, report)
+            {
+                Ok(()) => {
+                    self.review = Some(ply);
+                    self.purpose = Some(Purpose::Review(ply));
+                    self.outbox
+                        .push(json!({ "type": "review", "ply": ply, "of": moves.len() }));
+                    return true;
+                }
+                Err(e) => {
+                    self.error(&format!("cannot search: {e}"));
+                    break;
+                }
+            }
+        }
+        self.review = None;
+        self.outbox
+            .push(json!({ "type": "review", "ply": moves.len(), "of": moves.len(), "done": true }));
+        self.send_state();
+        false
     }
 
     /// A running engine move is abandoned (its result will be dropped).
@@ -509,13 +682,35 @@ impl Session {
         let moves: Vec<Move> = self.state.position.moves_played().collect();
         let name = |engine: bool| if engine { "Chimera" } else { "Player" };
         let result = self.result();
+        let notes = self.notes(&start, &moves);
         let text = crate::pgn::write(
             &start,
             &moves,
             [name(self.engine[0]), name(self.engine[1])],
             result.as_deref(),
+            &notes,
         );
         self.outbox.push(json!({ "type": "pgn", "pgn": text }));
+    }
+
+    /// A scored game's notes for its PGN, one per move: the move's mark as a NAG and White's
+    /// score after it; none unless every position has a score (a reviewed game).
+    fn notes(&self, start: &Position, moves: &[Move]) -> Vec<String> {
+        let scored = self.evals.len() == moves.len() + 1 && self.evals.iter().all(Option::is_some);
+        if !scored || moves.is_empty() {
+            return Vec::new();
+        }
+        let marks = self.marks(start, moves);
+        (0..moves.len())
+            .map(|i| {
+                let nag = marks[i].as_str().map(review::nag);
+                let score = review::score_text(self.evals[i + 1].unwrap_or(0));
+                match nag {
+                    Some(n) => format!("{n} {{{score}}}"),
+                    None => format!("{{{score}}}"),
+                }
+            })
+            .collect()
     }
 
     /// `{"type":"loadpgn","pgn":TEXT}`: the game of a PGN text, replayed through the rules.
@@ -543,6 +738,10 @@ impl Session {
     /// The position or the settings changed: stop an analysis of the old position, send the
     /// new state, start what is due.
     fn changed(&mut self) {
+        if self.review.take().is_some() && matches!(self.purpose, Some(Purpose::Review(_))) {
+            self.state.stop_search();
+            self.restart = true;
+        }
         if self.purpose == Some(Purpose::Analysis) {
             self.state.stop_search();
             self.restart = true;
@@ -553,7 +752,10 @@ impl Session {
 
     /// Starts the engine's move or the analysis if one is due and nothing runs.
     fn start_due(&mut self) {
-        if self.purpose.is_some() || self.game_over() {
+        if self.purpose.is_some() || (self.review.is_some() && self.review_next()) {
+            return;
+        }
+        if self.game_over() {
             return;
         }
         let pos = &self.state.position;
@@ -592,6 +794,7 @@ impl Session {
         let report = Box::new(Report {
             root: pos.clone(),
             tx: self.progress_tx.clone(),
+            forward: true,
         });
         let open_ended = purpose == Purpose::Analysis;
         match self.state.start_search(limits, open_ended, report) {
@@ -604,15 +807,36 @@ impl Session {
         }
     }
 
+    /// A flag falls as soon as the side to move's clock runs out, whether or not anybody moves.
+    fn check_flag(&mut self) {
+        if !matches!(self.tc, TimeControl::Clock { .. }) || self.game_over() {
+            return;
+        }
+        let side = self.state.position.side_to_move();
+        let left = self.clocks[side.index()] - self.turn_started.elapsed().as_millis() as i64;
+        if left >= 0 {
+            return;
+        }
+        self.clocks[side.index()] = 0;
+        self.turn_started = Instant::now();
+        let r = result_token(Some(side.opposite()));
+        self.flagged = Some(format!("{r} (time forfeit)"));
+        self.engine_off_if_thinking();
+        self.send_state();
+    }
+
     /// Forwards search progress, takes finished searches back, and passes on error lines.
     fn poll(&mut self) {
+        self.check_flag();
         while let Ok(p) = self.progress.try_recv() {
             if p.message["multipv"] == 1 {
                 if let Some(slot) = self.evals.get_mut(p.ply) {
                     *slot = Some(p.white_cp);
                 }
             }
-            self.outbox.push(p.message);
+            if p.forward {
+                self.outbox.push(p.message);
+            }
         }
         while let Ok(event) = self.events.try_recv() {
             if let Event::Done(f) = event {
@@ -630,6 +854,12 @@ impl Session {
         };
         let purpose = self.purpose.take();
         let restart = std::mem::take(&mut self.restart);
+        if let (Some(Purpose::Review(ply)), Some(_)) = (purpose, self.review) {
+            // The next position of the review (its score came with the search's lines).
+            self.review = Some(ply + 1);
+            self.start_due();
+            return;
+        }
         let current = root.same_state(&self.state.position)
             && root.game_ply() == self.state.position.game_ply();
         let side = root.side_to_move();
@@ -645,6 +875,19 @@ impl Session {
         }
         self.send_state();
         self.start_due();
+    }
+
+    /// Each move's mark from the scores around it (`?!`, `?`, `??`), for a game whose turns
+    /// are single moves (in a game of turns in parts the list names turns, not moves).
+    fn marks(&self, start: &Position, moves: &[Move]) -> Value {
+        if start.variant().turns().is_some() {
+            return Value::Null;
+        }
+        let first = start.side_to_move();
+        let movers: Vec<Color> = (0..moves.len())
+            .map(|i| if i % 2 == 0 { first } else { first.opposite() })
+            .collect();
+        json!(review::marks(&self.evals, &movers))
     }
 
     fn send_state(&mut self) {
@@ -668,10 +911,22 @@ impl Session {
                 (json!({ "base": base, "inc": inc }), json!(c))
             }
         };
+        let history = view::turn_words(&start, &moves);
+        let san = if pos.variant().turns().is_some() {
+            history.clone()
+        } else {
+            if self.san.len() > moves.len() {
+                self.san.truncate(moves.len());
+            }
+            let known = self.san.len();
+            self.san.extend(view::san_words(&start, &moves, known));
+            self.san.clone()
+        };
         let extra = json!({
             "type": "state",
             "result": self.result(),
-            "history": view::turn_words(&start, &moves),
+            "history": history,
+            "san": san,
             "startFen": start.fen(),
             "lastMove": last,
             "pieces": view::pieces(&self.state.registry, self.state.variant.name()),
@@ -681,6 +936,8 @@ impl Session {
             "tc": tc,
             "clocks": clocks,
             "evals": self.evals,
+            "marks": self.marks(&start, &moves),
+            "reviewing": self.review.is_some(),
         });
         if let (Value::Object(a), Value::Object(b)) = (&mut state, extra) {
             a.extend(b);

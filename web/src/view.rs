@@ -1,9 +1,12 @@
 //! The position as the page sees it: the geometry, every cell with its man, the hands, the
 //! legal moves as paths of clicks, the pieces with their move patterns (for the drawings),
-//! the moves so far and the result by the rules. JSON out only; nothing here changes a game.
+//! the part of a turn, the moves so far and the result by the rules. A man is named by his
+//! full identity, his *key*: his FEN letter, with `+` before it for a promoted type (`+P`, a
+//! tokin, is not `P`). JSON out only; nothing here changes a game.
 
+use chimera_engine::movegen::san::to_san;
 use chimera_engine::types::{Cell, Color, MoveKind, PieceId};
-use chimera_engine::{Move, Position, Registry};
+use chimera_engine::{Move, Position, Registry, Variant};
 use serde_json::{json, Value};
 
 /// One legal move as the page enters it: its text (what is sent back to play it), the clicks
@@ -16,7 +19,11 @@ pub fn legal_moves(pos: &Position) -> Vec<Value> {
         .iter()
         .map(|&mv| {
             let text = pos.move_text(mv);
-            let (path, choice) = clicks(pos, mv, &text);
+            let (path, mut choice) = clicks(pos, mv, &text);
+            // The man chosen is named by his key: a shogi promotion offers `+P`, not `+`.
+            if let Some(p) = mv.promotion().or(mv.gated()) {
+                choice = Some(key(pos.variant(), p, Color::White));
+            }
             json!({ "text": text, "path": path, "choice": choice })
         })
         .collect()
@@ -99,9 +106,62 @@ fn cell_text(pos: &Position, cell: Cell) -> String {
         return "*".into();
     }
     match cell.piece() {
-        Some(p) => pos.variant().letter(p.id, p.color).to_string(),
+        Some(p) => key(pos.variant(), p.id, p.color),
         None => String::new(),
     }
+}
+
+/// A man's key: his FEN letter in his colour's case, after a `+` for a promoted type.
+pub fn key(v: &Variant, id: PieceId, color: Color) -> String {
+    let letter = v.letter(id, color);
+    if v.pieces()[id.index()].promoted_from.is_some() {
+        format!("+{letter}")
+    } else {
+        letter.to_string()
+    }
+}
+
+/// The family whose piece set draws the men: `shogi` where there are promoted types, `janggi`
+/// and `xiangqi` where their cannons are, `makruk` where the silver and the fers stand in for
+/// bishop and queen, `western` otherwise.
+fn family(v: &Variant) -> &'static str {
+    let has = |name: &str| v.pieces().iter().any(|p| p.name == name);
+    if v.pieces().iter().any(|p| p.promoted_from.is_some()) {
+        "shogi"
+    } else if has("janggiCannon") {
+        "janggi"
+    } else if has("cannon") && has("soldier") {
+        "xiangqi"
+    } else if has("silver") && has("fers") {
+        "makruk"
+    } else {
+        "western"
+    }
+}
+
+/// The part of a turn about to be played, for a variant whose turns have parts: its number
+/// and the number of parts of this turn (White's opening turn has its own), and the letters
+/// of the men that may move in it.
+fn turn_part(pos: &Position) -> Value {
+    let v = pos.variant();
+    let Some(t) = v.turns() else {
+        return Value::Null;
+    };
+    let phase = pos.turn_phase() as usize;
+    let (n, of) = if phase < t.parts.len() {
+        (phase + 1, t.parts.len())
+    } else {
+        (phase - t.parts.len() + 1, t.opening.len())
+    };
+    let mask = t.types(phase as u8);
+    let movers: String = v
+        .pieces()
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| mask & (1 << i) != 0 && p.promoted_from.is_none())
+        .map(|(_, p)| p.letter)
+        .collect();
+    json!({ "n": n, "of": of, "opening": phase >= t.parts.len(), "movers": movers })
 }
 
 /// The men in each side's hand: `{ "w": {"D": 1}, "b": {...} }`.
@@ -150,6 +210,8 @@ pub fn pieces(registry: &Registry, name: &str) -> Value {
                 })
                 .collect();
             json!({
+                "key": key(&v, PieceId(i as u8), Color::White),
+                "promoted": p.promoted_from.is_some(),
                 "letter": p.letter.to_string(),
                 "name": p.name,
                 "royal": p.royal,
@@ -171,6 +233,38 @@ pub fn turn_words(start: &Position, moves: &[Move]) -> Vec<String> {
         .iter()
         .map(|turn| pos.play_turn_text(turn))
         .collect()
+}
+
+/// The SAN of `moves[from..]`, the moves of a game from `start` (a variant without turns of
+/// several parts); the first `from` are only played.
+pub fn san_words(start: &Position, moves: &[Move], from: usize) -> Vec<String> {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        if i >= from {
+            out.push(to_san(&mut pos, mv));
+        }
+        pos.make_move(mv);
+    }
+    out
+}
+
+/// A search line in SAN, as far as its moves are legal, for a variant without turns of parts
+/// (`None` there: its lines stay in coordinates).
+pub fn line_san(root: &Position, pv: &[Move]) -> Option<Vec<String>> {
+    if root.variant().turns().is_some() {
+        return None;
+    }
+    let mut pos = root.clone();
+    let mut out = Vec::new();
+    for &mv in pv {
+        if !pos.legal_moves().contains(&mv) {
+            break;
+        }
+        out.push(to_san(&mut pos, mv));
+        pos.make_move(mv);
+    }
+    Some(out)
 }
 
 /// The clicks of each move of a line (for the last-move marks).
@@ -205,6 +299,8 @@ pub fn board(pos: &Position) -> Value {
         "side": if pos.side_to_move() == Color::White { "w" } else { "b" },
         "phase": pos.turn_phase(),
         "parts": v.turns().is_some(),
+        "part": turn_part(pos),
+        "family": family(v),
         "inCheck": pos.clone().in_check(),
         "moves": legal_moves(pos),
         "result": result(pos),
