@@ -28,6 +28,11 @@ commands:
   eval-tables [--variant V]
                       print the evaluation's piece values and square tables
   check FILE          parse and build a variant file without using it; report every problem
+  probe               read lines VARIANT<TAB>FEN|startpos<TAB>MOVES<TAB>DEPTH on standard
+                      input; answer each with ok<TAB>LEGAL<TAB>PERFT<TAB>END<TAB>FEN (the
+                      legal moves sorted, perft at DEPTH or '-' for 0, '-' or the game's end
+                      for the side to move as win|draw|loss:reason, the FEN written) or
+                      error<TAB>MESSAGE; for differential tests (tools/fsf_diff.py)
   match --engine SPEC --engine SPEC [--tc BASE+INC] [options]
                       play engine-against-engine games with Chimera's rules as referee
                       SPEC: \"cmd=PROGRAM proto=uci|xboard [name=N] [dir=D] [option.X=V]
@@ -115,6 +120,8 @@ pub(crate) enum Command {
     Check {
         file: String,
     },
+    /// Positions read from standard input, answered one line each (`rules::probe`).
+    Probe,
     Help,
     /// A GUI protocol: UCI or XBoard, or chosen by the first input line.
     Protocol(Option<&'static str>),
@@ -262,6 +269,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<(Command, Common), String> {
         ["check", file] => Command::Check {
             file: file.to_string(),
         },
+        ["probe"] => Command::Probe,
         [cmd, ..] => {
             return Err(format!(
                 "unknown command or extra arguments: '{cmd}' (try 'chimera help')"

@@ -95,6 +95,7 @@ pub fn run(args: &[String]) -> i32 {
         Command::Help => writeln!(out, "{USAGE}").map_err(|e| e.to_string()),
         Command::Variants => rules::list_variants(&registry, &mut out),
         Command::Check { file } => rules::check_file(&registry, &file, &mut out),
+        Command::Probe => rules::probe(&registry, std::io::stdin().lock(), &mut out),
         Command::Bench { depth, threads } => {
             bench::run_with_nets(&registry, depth, threads, &nets, &mut out).map(|_| ())
         }

@@ -1,7 +1,8 @@
 //! The tools that look at the rules without searching: `chimera variants`, `chimera check`,
-//! `chimera perft` and `chimera eval-tables`.
+//! `chimera perft`, `chimera eval-tables`, and `chimera probe`, which answers many positions
+//! at once for a differential test against another program (`tools/fsf_diff.py`).
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use chimera_engine::registry::Registry;
@@ -101,6 +102,88 @@ pub(crate) fn perft(
     writeln!(out, "{last}").map_err(|e| e.to_string())
 }
 
+/// `chimera probe`: one answer line per input line `VARIANT<TAB>FEN|startpos<TAB>MOVES<TAB>DEPTH`
+/// (moves space-separated, in coordinate notation; DEPTH 0 for no perft). The answer:
+/// `ok<TAB>LEGAL<TAB>PERFT<TAB>END<TAB>FEN`: the legal moves sorted, in the notation
+/// Fairy-Stockfish writes (castling as the king's move), space-separated; perft at DEPTH (`-`
+/// for depth 0); `-` or the end of the game from the side to move's view (`win`, `draw`,
+/// `loss`, a colon and the reason); the FEN Chimera writes. A bad line gives
+/// `error<TAB>MESSAGE` and the next line is read.
+pub(crate) fn probe(
+    registry: &Registry,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    for line in input.lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match probe_line(registry, &line) {
+            Ok(a) => format!("ok\t{a}"),
+            Err(e) => format!("error\t{}", e.replace(['\t', '\n'], " ")),
+        };
+        writeln!(out, "{answer}").map_err(|e| e.to_string())?;
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The answer to one `chimera probe` line, without its `ok`.
+fn probe_line(registry: &Registry, line: &str) -> Result<String, String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [variant, fen, moves, depth] = fields[..] else {
+        return Err(format!(
+            "expected 4 tab-separated fields, got {}",
+            fields.len()
+        ));
+    };
+    let depth: u32 = depth
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&d| d <= 6)
+        .ok_or_else(|| format!("bad depth '{depth}' (0 to 6)"))?;
+    let v = registry
+        .get(variant.trim())
+        .ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    let mut pos = match fen.trim() {
+        "startpos" => chimera_engine::Position::startpos(&v),
+        f => chimera_engine::Position::from_fen(&v, f).map_err(|e| format!("fen: {e}"))?,
+    };
+    for m in moves.split_whitespace() {
+        pos.try_play(m)
+            .map_err(|e| format!("{e} after {}", pos.fen()))?;
+    }
+    let mut legal: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| pos.move_text_in(m, Castling::KingToTarget))
+        .collect();
+    legal.sort();
+    let perft = if depth == 0 {
+        "-".to_string()
+    } else {
+        pos.perft(depth).to_string()
+    };
+    let end = match pos.outcome() {
+        None => "-".to_string(),
+        Some(e) => {
+            let value = match e.winner {
+                None => "draw",
+                Some(c) if c == pos.side_to_move() => "win",
+                Some(_) => "loss",
+            };
+            format!("{value}:{}", e.reason_text())
+        }
+    };
+    Ok(format!(
+        "{}\t{perft}\t{end}\t{}",
+        legal.join(" "),
+        pos.fen()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +197,35 @@ mod tests {
         assert!(perft(&r, 2, "chess", None, 1, &mut out).is_ok());
         let text = String::from_utf8(out).unwrap();
         assert!(text.trim_end().ends_with("Nodes searched: 400"), "{text}");
+    }
+
+    #[test]
+    fn probe_answers_each_line_and_goes_on_after_a_bad_one() {
+        let r = Registry::new();
+        let input = "chess\tstartpos\te2e4 e7e5\t2\n\
+                     chess\tstartpos\te2e5\t1\n\
+                     nosuch\tstartpos\t\t1\n\
+                     chess\t7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\t\t1\n";
+        let mut out = Vec::new();
+        probe(&r, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        let f: Vec<&str> = lines[0].split('\t').collect();
+        assert_eq!(f[0], "ok");
+        assert_eq!(f[1].split(' ').count(), 29);
+        assert!(f[1].contains("e1e2") && f[1].contains("g1f3"), "{}", f[1]);
+        assert_eq!(f[2], "835"); // pyffish 0.0.90 counts 835 too
+        assert_eq!(f[3], "-");
+        assert!(f[4].starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"));
+        assert!(lines[1].starts_with("error\t"), "{}", lines[1]);
+        assert!(lines[2].starts_with("error\t"), "{}", lines[2]);
+        let f: Vec<&str> = lines[3].split('\t').collect();
+        assert_eq!(
+            (f[1], f[2], f[3]),
+            ("", "0", "draw:stalemate"),
+            "{}",
+            lines[3]
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Time controls and chess clocks: `--tc BASE+INC` in seconds (`10+0.1`, `60`, or `inf` for no
-//! clock), and the per-side clock the referee runs. Each side's clock runs with its own control,
+//! clock), `--tc MOVES/BASE+INC` for a control of MOVES moves that starts again with BASE added
+//! (`40/60`, XBoard's `level 40 1 0`), and the per-side clock the referee runs. Each side's clock runs with its own control,
 //! so an engine given time odds (`tc=` in its `--engine` spec) keeps its own base and increment. An engine may overstep its clock by the
 //! match's latency margin (default [`DEFAULT_MARGIN_MS`]) without losing: process start-up of a
 //! pipe, thread wake-ups and a busy machine cost a few milliseconds that are not the engine's
@@ -11,15 +12,19 @@ use std::time::Duration;
 /// How far past zero a clock may run before the move counts as a time forfeit, in ms.
 pub const DEFAULT_MARGIN_MS: u64 = 100;
 
-/// A time control: sudden death plus increment, or no clock at all.
+/// A time control: a base plus increment, for the whole game or per MOVES moves, or no clock
+/// at all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// Each side starts with `base_ms` and gains `inc_ms` after every move.
+    /// Each side starts with `base_ms` and gains `inc_ms` after every move; with `moves` > 0,
+    /// `base_ms` again after every `moves` moves of its own (0: sudden death).
     Increment {
         /// Starting time per side.
         base_ms: u64,
         /// Added after each move.
         inc_ms: u64,
+        /// Moves per control (0: the whole game).
+        moves: u32,
     },
     /// No clock; the engines need a depth or node limit instead.
     Unlimited,
@@ -37,24 +42,47 @@ impl std::str::FromStr for TimeControl {
         if matches!(text, "inf" | "infinite" | "none") {
             return Ok(TimeControl::Unlimited);
         }
-        let bad = || format!("bad time control '{text}' (want BASE+INC in seconds, e.g. 10+0.1)");
-        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let bad = || {
+            format!(
+                "bad time control '{text}' (want [MOVES/]BASE+INC in seconds, e.g. 10+0.1 or 40/60)"
+            )
+        };
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => (
+                m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?,
+                rest,
+            ),
+            None => (0, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let base_ms = seconds_to_ms(base).filter(|&b| b > 0).ok_or_else(bad)?;
         let inc_ms = seconds_to_ms(inc).ok_or_else(bad)?;
-        Ok(TimeControl::Increment { base_ms, inc_ms })
+        Ok(TimeControl::Increment {
+            base_ms,
+            inc_ms,
+            moves,
+        })
     }
 }
 
 impl fmt::Display for TimeControl {
-    /// The PGN `TimeControl` tag value: seconds, `+` increment.
+    /// The PGN `TimeControl` tag value: seconds, `+` increment, after `MOVES/` for a control
+    /// of so many moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeControl::Unlimited => write!(f, "-"),
-            TimeControl::Increment { base_ms, inc_ms } => {
+            TimeControl::Increment {
+                base_ms,
+                inc_ms,
+                moves,
+            } => {
                 let secs = |ms: u64| {
                     let s = format!("{:.3}", ms as f64 / 1000.0);
                     s.trim_end_matches('0').trim_end_matches('.').to_string()
                 };
+                if *moves > 0 {
+                    write!(f, "{moves}/")?;
+                }
                 write!(f, "{}+{}", secs(*base_ms), secs(*inc_ms))
             }
         }
@@ -68,6 +96,10 @@ pub struct Clocks {
     pub left_ms: Option<[i64; 2]>,
     /// The increment per side.
     pub inc_ms: [u64; 2],
+    /// Per side: the moves of a control (0: the whole game) and the time each control adds.
+    pub control: [(u32, u64); 2],
+    /// Moves each side has made.
+    pub moves_made: [u32; 2],
     /// The overstep forgiven.
     pub margin_ms: u64,
     /// The least time each side had left after a move, before its increment (negative for
@@ -84,6 +116,8 @@ impl Clocks {
         let mut clocks = Clocks {
             left_ms: None,
             inc_ms: [0; 2],
+            control: [(0, 0); 2],
+            moves_made: [0; 2],
             margin_ms,
             closest_ms: [None; 2],
             forgiven: [0; 2],
@@ -91,15 +125,25 @@ impl Clocks {
         if let [TimeControl::Increment {
             base_ms: w,
             inc_ms: wi,
+            moves: wm,
         }, TimeControl::Increment {
             base_ms: b,
             inc_ms: bi,
+            moves: bm,
         }] = tc
         {
             clocks.left_ms = Some([w as i64, b as i64]);
             clocks.inc_ms = [wi, bi];
+            clocks.control = [(wm, w), (bm, b)];
         }
         clocks
+    }
+
+    /// Moves `side` has left to make before its control adds time again; `None` in a game
+    /// without controls of so many moves.
+    pub fn moves_to_go(&self, side: usize) -> Option<u32> {
+        let (moves, _) = self.control[side];
+        (self.left_ms.is_some() && moves > 0).then(|| moves - self.moves_made[side] % moves)
     }
 
     /// How long to wait for side `side`'s move before calling it a forfeit; `None` without a
@@ -127,6 +171,11 @@ impl Clocks {
             return false;
         }
         left[side] = after.max(0) + self.inc_ms[side] as i64;
+        self.moves_made[side] += 1;
+        let (moves, base) = self.control[side];
+        if moves > 0 && self.moves_made[side].is_multiple_of(moves) {
+            left[side] += base as i64;
+        }
         true
     }
 }
@@ -141,24 +190,53 @@ mod tests {
             "10+0.1".parse(),
             Ok(TimeControl::Increment {
                 base_ms: 10_000,
-                inc_ms: 100
+                inc_ms: 100,
+                moves: 0
             })
         );
         assert_eq!(
             "1".parse(),
             Ok(TimeControl::Increment {
                 base_ms: 1000,
-                inc_ms: 0
+                inc_ms: 0,
+                moves: 0
+            })
+        );
+        assert_eq!(
+            "40/60".parse(),
+            Ok(TimeControl::Increment {
+                base_ms: 60_000,
+                inc_ms: 0,
+                moves: 40
             })
         );
         assert_eq!("inf".parse(), Ok(TimeControl::Unlimited));
-        for bad in ["", "x", "0+1", "1+x", "-1+0", "1+-2"] {
+        for bad in [
+            "", "x", "0+1", "1+x", "-1+0", "1+-2", "0/60", "x/60", "/60", "40/",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         assert_eq!(
             "1+0.05".parse::<TimeControl>().unwrap().to_string(),
             "1+0.05"
         );
+        assert_eq!("40/5".parse::<TimeControl>().unwrap().to_string(), "40/5+0");
+    }
+
+    #[test]
+    fn a_control_of_so_many_moves_adds_its_base_again() {
+        let tc = "3/1".parse().unwrap();
+        let mut c = Clocks::new([tc; 2], 50);
+        assert_eq!(c.moves_to_go(0), Some(3));
+        assert!(c.charge(0, Duration::from_millis(300)));
+        assert!(c.charge(0, Duration::from_millis(300)));
+        assert_eq!((c.left_ms.unwrap()[0], c.moves_to_go(0)), (400, Some(1)));
+        // The third move reaches the control: the base comes again.
+        assert!(c.charge(0, Duration::from_millis(350)));
+        assert_eq!((c.left_ms.unwrap()[0], c.moves_to_go(0)), (1050, Some(3)));
+        assert_eq!(c.moves_to_go(1), Some(3), "each side counts its own moves");
+        let sudden = Clocks::new(["1+0.1".parse().unwrap(); 2], 50);
+        assert_eq!(sudden.moves_to_go(0), None);
     }
 
     #[test]
@@ -185,7 +263,8 @@ mod tests {
             black,
             TimeControl::Increment {
                 base_ms: 1250,
-                inc_ms: 13
+                inc_ms: 13,
+                moves: 0
             },
             "rounded to the millisecond"
         );

@@ -338,7 +338,8 @@ mod tests {
             e.tc,
             Some(TimeControl::Increment {
                 base_ms: 1250,
-                inc_ms: 13
+                inc_ms: 13,
+                moves: 0
             })
         );
         assert_eq!(e.tc.unwrap().to_string(), "1.25+0.013");

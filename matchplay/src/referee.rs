@@ -239,7 +239,9 @@ pub fn play_game(
     };
     let mut moves = Vec::new();
     let mut texts = Vec::new();
+    let mut opening_turns = [0u32; 2];
     for text in &setup.opening {
+        opening_turns[pos.side_to_move().index()] += 1;
         for mv in read_turn(&pos, text).expect("openings are checked") {
             moves.push(mv);
             pos.make_move(mv);
@@ -247,6 +249,9 @@ pub fn play_game(
         texts.push(text.clone());
     }
     let mut clocks = Clocks::new(setup.side_tc, margin_ms);
+    // The opening's moves are moves of the game, so they count towards a control of so many
+    // moves, as a GUI counts them and as the engines see them.
+    clocks.moves_made = opening_turns;
     let mut times = Vec::new();
     let [white, black] = players;
     let mut players: [&mut dyn Player; 2] = [white, black];

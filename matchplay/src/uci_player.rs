@@ -120,7 +120,7 @@ impl UciPlayer {
 
     fn go_command(&self, turn: &Turn) -> String {
         let mut go = "go".to_string();
-        go.push_str(&clock_words(turn.clocks));
+        go.push_str(&clock_words(turn.clocks, turn.side));
         if let Some(d) = self.spec.limits.depth {
             go.push_str(&format!(" depth {d}"));
         }
@@ -131,17 +131,22 @@ impl UciPlayer {
     }
 }
 
-/// The clock part of `go`: each side's own time left and increment (they differ under time
-/// odds); empty without a clock.
-fn clock_words(clocks: &Clocks) -> String {
+/// The clock part of `go` for `side` to move: each side's own time left and increment (they
+/// differ under time odds), and the mover's moves to the next control where there is one;
+/// empty without a clock.
+fn clock_words(clocks: &Clocks, side: usize) -> String {
     match clocks.left_ms {
         Some([w, b]) => {
             let [winc, binc] = clocks.inc_ms;
-            format!(
+            let mut words = format!(
                 " wtime {} btime {} winc {winc} binc {binc}",
                 w.max(1),
                 b.max(1)
-            )
+            );
+            if let Some(n) = clocks.moves_to_go(side) {
+                words.push_str(&format!(" movestogo {n}"));
+            }
+            words
         }
         None => String::new(),
     }
@@ -233,8 +238,11 @@ mod tests {
     fn go_carries_each_sides_own_clock() {
         let tc = |t: &str| t.parse().unwrap();
         let c = Clocks::new([tc("10+0.1"), tc("1+0.01")], 100);
-        assert_eq!(clock_words(&c), " wtime 10000 btime 1000 winc 100 binc 10");
+        assert_eq!(
+            clock_words(&c, 0),
+            " wtime 10000 btime 1000 winc 100 binc 10"
+        );
         let c = Clocks::new([crate::clock::TimeControl::Unlimited; 2], 100);
-        assert_eq!(clock_words(&c), "");
+        assert_eq!(clock_words(&c, 0), "");
     }
 }

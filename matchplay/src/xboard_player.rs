@@ -74,13 +74,14 @@ pub fn shift_move_ranks(text: &str, delta: i32) -> String {
     out
 }
 
-/// The `level` command for a base time and increment in ms: `level 0 M:SS INC`.
-fn level_command(base_ms: u64, inc_ms: u64) -> String {
+/// The `level` command for `moves` moves per control (0: the whole game), a base time and
+/// increment in ms: `level MOVES M:SS INC`.
+fn level_command(moves: u32, base_ms: u64, inc_ms: u64) -> String {
     // XBoard counts whole seconds; round a fractional base up rather than give less.
     let secs = base_ms.div_ceil(1000);
     let inc = format!("{:.3}", inc_ms as f64 / 1000.0);
     let inc = inc.trim_end_matches('0').trim_end_matches('.');
-    format!("level 0 {}:{:02} {inc}", secs / 60, secs % 60)
+    format!("level {moves} {}:{:02} {inc}", secs / 60, secs % 60)
 }
 
 /// An XBoard engine.
@@ -301,7 +302,11 @@ impl Player for XboardPlayer {
         }
         // `level` is the engine's own control; `time`/`otim` then give both clocks.
         let level = match setup.side_tc[side] {
-            TimeControl::Increment { base_ms, inc_ms } => level_command(base_ms, inc_ms),
+            TimeControl::Increment {
+                base_ms,
+                inc_ms,
+                moves,
+            } => level_command(moves, base_ms, inc_ms),
             TimeControl::Unlimited => "st 86400".to_string(),
         };
         self.process.send(&level).map_err(exited)?;
@@ -400,7 +405,8 @@ mod tests {
         assert_eq!(shift_move_ranks("e3e5", -1), "e2e4");
         assert_eq!(shift_move_ranks("a9b10q", 1), "a10b11q");
         assert_eq!(shift_move_ranks("N@e4,e4f5", -1), "N@e3,e3f4");
-        assert_eq!(level_command(1000, 50), "level 0 0:01 0.05");
-        assert_eq!(level_command(90_500, 0), "level 0 1:31 0");
+        assert_eq!(level_command(0, 1000, 50), "level 0 0:01 0.05");
+        assert_eq!(level_command(0, 90_500, 0), "level 0 1:31 0");
+        assert_eq!(level_command(40, 300_000, 0), "level 40 5:00 0");
     }
 }

@@ -1,20 +1,26 @@
 //! The nets built into the binary, and the one rule that says what evaluates a variant: the
-//! user's net when it was made for the variant, else the built-in net of that variant, else
-//! the hand-made evaluation.
+//! user's net when it was made for the variant, else the built-in net of that variant, else a
+//! built-in net lent to it by transfer from a variant won the same way whose men it shares
+//! (zero-shot: Gothic plays with Capablanca's net), else the hand-made evaluation.
 //!
 //! A built-in net is found by the exact variant name its file records, not by its input
 //! layout: chess, king of the hill, three-check, losers and antichess share chess's layout but
 //! not its goal, and a chess net would misjudge them all.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
+use chimera_engine::registry;
 use chimera_engine::search::Evaluator;
-use chimera_engine::VariantRef;
+use chimera_engine::{Variant, VariantRef};
 use chimera_eval::VariantEval;
 use once_cell::sync::Lazy;
 
 use crate::eval::NetEval;
+use crate::features::Layout;
 use crate::netfile::QuantNet;
+use crate::network::FloatNet;
+use crate::transfer::transfer;
 
 /// The `--net` value (command line, `datagen`) that asks for the hand-made evaluation in
 /// every variant, with no net.
@@ -61,6 +67,80 @@ pub fn variants() -> Vec<&'static str> {
     NETS.iter().map(|n| n.variant.as_str()).collect()
 }
 
+/// A built-in net lent to a variant without one: made by transfer, and where from.
+#[derive(Clone)]
+struct Lent {
+    net: Arc<QuantNet>,
+    from: &'static str,
+}
+
+/// The nets lent so far, by variant name and input layout (a variant file may reuse a name
+/// for other men): a transfer takes milliseconds, but a GUI may choose the variant often.
+type LentByVariant = HashMap<(String, u64), Option<Lent>>;
+static LENT: Lazy<Mutex<LentByVariant>> = Lazy::new(Default::default);
+
+/// The net lent to `variant`, built once: the transfer of the built-in net whose variant is
+/// won the same way (`Variant::same_objective`) and in which every one of `variant`'s men has
+/// a counterpart (`Transfer::covers_every_type`); of several, the one with the most men of
+/// exactly the same moves, then the nearest board size. None when no built-in net qualifies.
+fn lent_net(variant: &Variant) -> Option<Lent> {
+    let key = (variant.name().to_string(), Layout::of(variant).hash());
+    if let Some(known) = LENT.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return known.clone();
+    }
+    let size = |v: &Variant| {
+        let g = v.geometry();
+        (g.files as i32, g.ranks as i32)
+    };
+    let mut best: Option<((usize, i32), Lent)> = None;
+    for donor_net in NETS.iter() {
+        if donor_net.variant == variant.name() {
+            continue;
+        }
+        let Some(donor) = registry::builtin(&donor_net.variant) else {
+            continue;
+        };
+        if !donor.same_objective(variant) {
+            continue;
+        }
+        let Ok(from) = donor_net.layout_for(donor.name(), &Layout::of(&donor)) else {
+            continue;
+        };
+        let to = Layout::of(variant).with_material_buckets(from.material_buckets());
+        let t = transfer(
+            &FloatNet::from_quant(donor_net),
+            &donor,
+            &from,
+            variant,
+            &to,
+        );
+        if !t.covers_every_type() {
+            continue;
+        }
+        let ((f0, r0), (f1, r1)) = (size(&donor), size(variant));
+        let score = (t.exact_types(), -((f0 - f1).abs() + (r0 - r1).abs()));
+        if best.as_ref().is_some_and(|(s, _)| *s >= score) {
+            continue;
+        }
+        let net = t
+            .net
+            .quantise_with_scale(variant.name(), &to, donor_net.scale);
+        let from: &'static str = donor_net.variant.as_str();
+        best = Some((
+            score,
+            Lent {
+                net: Arc::new(net),
+                from,
+            },
+        ));
+    }
+    let lent = best.map(|(_, l)| l);
+    LENT.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, lent.clone());
+    lent
+}
+
 /// Where the evaluation of a variant comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
@@ -68,17 +148,20 @@ pub enum Source {
     UserNet,
     /// The net built in for the variant.
     BuiltinNet,
+    /// The built-in net of the named variant, transferred to this one (zero-shot).
+    LentNet(&'static str),
     /// The hand-made evaluation.
     Hand,
 }
 
 impl Source {
     /// The evaluation in words, for messages ("the built-in net plays chess").
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            Source::UserNet => "the loaded net",
-            Source::BuiltinNet => "the built-in net",
-            Source::Hand => "the hand-made evaluation",
+            Source::UserNet => "the loaded net".into(),
+            Source::BuiltinNet => "the built-in net".into(),
+            Source::LentNet(from) => format!("{from}'s net, lent"),
+            Source::Hand => "the hand-made evaluation".into(),
         }
     }
 }
@@ -119,9 +202,16 @@ pub fn choose(variant: &VariantRef, user: Option<&Arc<QuantNet>>, use_nets: bool
     // A variant file may reuse a built-in name for other pieces: the layout check keeps the
     // built-in net out of such a game.
     let builtin = net_for(variant.name()).and_then(|n| NetEval::new(n, variant).ok());
+    let lent = || {
+        let l = lent_net(variant)?;
+        Some((NetEval::new(l.net, variant).ok()?, l.from))
+    };
     let (eval, source): (Arc<dyn Evaluator + Send + Sync>, _) = match builtin {
         Some(e) => (Arc::new(e), Source::BuiltinNet),
-        None => (hand(), Source::Hand),
+        None => match lent() {
+            Some((e, from)) => (Arc::new(e), Source::LentNet(from)),
+            None => (hand(), Source::Hand),
+        },
     };
     Choice {
         eval,

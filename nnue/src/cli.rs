@@ -131,7 +131,7 @@ fn datagen_run(args: &[String]) -> Result<(), String> {
         absent_or_hand => {
             let builtin_nets = absent_or_hand.is_none();
             let c = builtin::choose(&variant, None, builtin_nets);
-            (c.eval, c.source.describe().into())
+            (c.eval, c.source.describe())
         }
     };
     eprintln!(

@@ -4,13 +4,16 @@
 //! starting from random weights.
 //!
 //! The rules, per piece type of the new variant: the old type with the same letter and the
-//! same XBetza moves; else one with the same moves under another letter; else, for a
-//! compound whose XBetza is the old types' moves written one after another (the Archbishop
-//! `BN`, the Chancellor `RN`), the sum of their columns, as if the parts stood on one square
-//! (a compound is worth about its parts); else, for a pawn type that moves otherwise (Pawn
-//! Vault's vaulting pawns, Berolina's), the old variant's pawn of the same letter or its first
-//! pawn type (what a pawn is worth, and how much more near promotion, carries over better than
-//! zero); else nothing (zero columns, learnt from the data).
+//! same XBetza moves; else one with the same moves under another letter or spelling (compared
+//! as board vectors, `Variant::move_vectors`: `Q` is `RB`); else, for a compound whose moves
+//! are those of two or three old types together (the Archbishop `BN`, the Chancellor `RN`),
+//! the sum of their columns, as if the parts stood on one square (a compound is worth about
+//! its parts); else, for a pawn type that moves otherwise (Pawn Vault's vaulting pawns,
+//! Berolina's), the old variant's pawn of the same letter or its first pawn type (what a pawn
+//! is worth, and how much more near promotion, carries over better than zero); else the old
+//! type whose moves reach most of the same squares (at least [`NEAR`] of the squares either
+//! reaches from the middle of an empty board), the nearest man; else nothing (zero columns,
+//! learnt from the data).
 //! Squares: the new board is laid centred over the old one, ranks counted from each side's
 //! own edge, and a square beyond the old board takes the nearest old square's column.
 //! A man in hand starts as his type's mean column over the board's squares, the same for each
@@ -19,7 +22,10 @@
 //! part of the turn and stage of the game (see `FloatNet::rebucketed`). The hidden layer keeps
 //! the old net's size.
 
+use std::collections::HashSet;
+
 use chimera_engine::types::{Color, PieceId};
+use chimera_engine::variant::MoveVector;
 use chimera_engine::Variant;
 
 use crate::features::Layout;
@@ -36,6 +42,8 @@ pub enum Origin {
     Compound(Vec<char>),
     /// A pawn type that moves otherwise: this old pawn type.
     Pawn(char),
+    /// No type moves alike: the old type whose moves reach most of the same squares.
+    Near(char),
     /// No counterpart: starts at zero.
     New,
 }
@@ -47,6 +55,18 @@ pub struct Transfer {
 }
 
 impl Transfer {
+    /// True when every piece type of the new variant starts from something the old net learnt.
+    pub fn covers_every_type(&self) -> bool {
+        self.origins.iter().all(|(_, o)| *o != Origin::New)
+    }
+
+    /// How many types found a counterpart with the same moves (under any letter).
+    pub fn exact_types(&self) -> usize {
+        (self.origins.iter())
+            .filter(|(_, o)| matches!(o, Origin::Same | Origin::Moves(_)))
+            .count()
+    }
+
     /// One line per piece type, for the trainer to print.
     pub fn describe(&self) -> String {
         let parts: Vec<String> = self
@@ -60,6 +80,7 @@ impl Transfer {
                     format!("{letter}={}", sum.join("+"))
                 }
                 Origin::Pawn(old) => format!("{letter}~{old}"),
+                Origin::Near(old) => format!("{letter}≈{old}"),
                 Origin::New => format!("{letter} new"),
             })
             .collect();
@@ -93,6 +114,81 @@ fn compound_of(betza: &str, old: &Variant) -> Option<Vec<usize>> {
     best[n].take().filter(|parts| parts.len() > 1)
 }
 
+/// The old non-royal types (at most three, fewest first) whose moves together are exactly
+/// `moves`, each a part of them: a compound spelt otherwise than its parts one after another
+/// (`NB`, `WFN`).
+fn compound_by_moves(moves: &[MoveVector], old: &Variant) -> Option<Vec<usize>> {
+    let parts: Vec<(usize, Vec<MoveVector>)> = (0..old.pieces().len())
+        .filter(|&t| !old.pieces()[t].royal)
+        .map(|t| (t, old.move_vectors(PieceId(t as u8))))
+        .filter(|(_, v)| {
+            !v.is_empty() && v.len() < moves.len() && v.iter().all(|m| moves.contains(m))
+        })
+        .collect();
+    let covers = |chosen: &[&(usize, Vec<MoveVector>)]| {
+        let n = moves
+            .iter()
+            .filter(|m| chosen.iter().any(|(_, v)| v.contains(m)))
+            .count();
+        n == moves.len()
+    };
+    for (i, a) in parts.iter().enumerate() {
+        for (j, b) in parts.iter().enumerate().skip(i + 1) {
+            if covers(&[a, b]) {
+                return Some(vec![a.0, b.0]);
+            }
+            for c in parts.iter().skip(j + 1) {
+                if covers(&[a, b, c]) {
+                    return Some(vec![a.0, b.0, c.0]);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The least share of reached squares two men must have in common to count as near.
+pub const NEAR: f64 = 0.6;
+
+/// The squares `moves` reach from the middle of an empty board (slides up to seven steps),
+/// each with how it is reached (quiet or capture, by a hop or not).
+fn reach_set(moves: &[MoveVector]) -> HashSet<(i8, i8, bool, bool)> {
+    let mut out = HashSet::new();
+    for m in moves {
+        let steps = if m.range == 0 { 7 } else { m.range.min(7) } as i8;
+        for k in 1..=steps {
+            let (x, y) = (m.dx * k, m.dy * k);
+            if m.quiet {
+                out.insert((x, y, false, m.hops));
+            }
+            if m.capture {
+                out.insert((x, y, true, m.hops));
+            }
+        }
+    }
+    out
+}
+
+/// The non-royal old type whose moves reach most of the same squares as `moves` (the shared
+/// squares over all squares either reaches), if that share is at least [`NEAR`].
+fn nearest(moves: &[MoveVector], old: &Variant) -> Option<usize> {
+    let mine = reach_set(moves);
+    if mine.is_empty() {
+        return None;
+    }
+    (0..old.pieces().len())
+        .filter(|&t| !old.pieces()[t].royal)
+        .map(|t| {
+            let theirs = reach_set(&old.move_vectors(PieceId(t as u8)));
+            let common = mine.intersection(&theirs).count() as f64;
+            let all = mine.union(&theirs).count() as f64;
+            (t, if all > 0.0 { common / all } else { 0.0 })
+        })
+        .filter(|&(_, share)| share >= NEAR)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(t, _)| t)
+}
+
 /// For a non-royal pawn type `ty` of `new`: the old pawn type with its letter, else the old
 /// variant's first pawn type.
 fn pawn_counterpart(ty: usize, new: &Variant, old: &Variant) -> Option<usize> {
@@ -121,20 +217,29 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
             {
                 return (p.letter, Origin::Same, vec![t]);
             }
-            if let Some(t) = olds
-                .iter()
-                .position(|o| o.betza == p.betza && o.royal == p.royal)
-            {
+            let moves = new.move_vectors(PieceId(ty as u8));
+            let same_moves = |t: usize| {
+                olds[t].royal == p.royal
+                    && (olds[t].betza == p.betza || old.move_vectors(PieceId(t as u8)) == moves)
+            };
+            if let Some(t) = (0..olds.len()).find(|&t| same_moves(t)) {
                 return (p.letter, Origin::Moves(olds[t].letter), vec![t]);
             }
             if !p.royal {
-                if let Some(parts) = compound_of(&p.betza, old) {
+                if let Some(parts) =
+                    compound_of(&p.betza, old).or_else(|| compound_by_moves(&moves, old))
+                {
                     let letters = parts.iter().map(|&t| olds[t].letter).collect();
                     return (p.letter, Origin::Compound(letters), parts);
                 }
             }
             if let Some(t) = pawn_counterpart(ty, new, old) {
                 return (p.letter, Origin::Pawn(olds[t].letter), vec![t]);
+            }
+            if !p.royal {
+                if let Some(t) = nearest(&moves, old) {
+                    return (p.letter, Origin::Near(olds[t].letter), vec![t]);
+                }
             }
             (p.letter, Origin::New, Vec::new())
         })
@@ -315,8 +420,9 @@ mod tests {
         let old = FloatNet::new(&from, 16, 3);
         let t = transfer(&old, &chess, &from, &vault, &to);
         let origin = |c: char| t.origins.iter().find(|(l, _)| *l == c).unwrap().1.clone();
-        // Both vaulting pawns and the castellan (a pawn type there) start from chess's pawn.
-        assert_eq!(origin('P'), Origin::Pawn('P'));
+        // Both vaulting pawns and the castellan (a pawn type there) start from chess's pawn:
+        // the white vaulting pawn's unconditional moves are a chess pawn's.
+        assert_eq!(origin('P'), Origin::Moves('P'));
         assert_eq!(origin('O'), Origin::Pawn('P'));
         assert_eq!(origin('T'), Origin::Pawn('P'));
         assert_eq!(origin('D'), Origin::Compound(vec!['B', 'N']));
@@ -347,6 +453,39 @@ mod tests {
             let f = to.hand_feature(Color::White, Color::Black, d, k).unwrap();
             assert!((t.net.w1[f * h] - mean0).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn men_are_matched_by_their_moves_not_their_spelling() {
+        let capa = builtin("capablanca").unwrap();
+        let origins = |name: &str| {
+            let new = builtin(name).unwrap();
+            let (from, to) = (Layout::of(&capa), Layout::of(&new));
+            let old = FloatNet::new(&from, 8, 1);
+            transfer(&old, &capa, &from, &new, &to).origins
+        };
+        // Janus's janus is Capablanca's archbishop under another letter.
+        let janus = origins("janus");
+        assert!(janus.contains(&('J', Origin::Moves('A'))), "{janus:?}");
+        // Every man of the 10x8 variants with Capablanca's men has a counterpart.
+        for name in ["gothic", "embassy", "janus", "modern", "chancellor"] {
+            let o = origins(name);
+            assert!(o.iter().all(|(_, o)| *o != Origin::New), "{name}: {o:?}");
+        }
+        // A wazir is near no man of Capablanca's (it reaches four squares): it starts at zero;
+        // a ferz-and-wazir (a non-royal king's moves) is near none either.
+        let shatranj = builtin("shatranj").unwrap();
+        let moves = |c: char| shatranj.move_vectors(shatranj.piece_by_letter(c).unwrap());
+        assert_eq!(
+            nearest(&moves('q'), &capa),
+            None,
+            "the ferz is not a bishop"
+        );
+        // A rook limited to seven steps reaches what a rook reaches from the middle.
+        let rook = capa.move_vectors(capa.piece_by_letter('r').unwrap());
+        let r7: Vec<MoveVector> = rook.iter().map(|m| MoveVector { range: 7, ..*m }).collect();
+        let t = nearest(&r7, &capa).unwrap();
+        assert_eq!(capa.pieces()[t].letter, 'R');
     }
 
     #[test]

@@ -573,7 +573,10 @@ fn xboard_rank_base_zero_numbers_ranks_from_zero() {
     let out = talk(&mut d, &cap, &["option RankBase=2"]);
     assert!(out[0].starts_with("Error ("), "{out:?}");
     // Passes are written @@@@; piece lines use range 0 for riders XBoard reads as leapers.
-    assert_eq!(cecp_text("e2e4 0000 a9a10", -1), "e1e3 @@@@ a8a9");
+    assert_eq!(
+        cecp_text("e2e4 0000 e10e10 a9a10", -1),
+        "e1e3 @@@@ @@@@ a8a9"
+    );
     assert_eq!(xboard_betza("NN"), "N0");
     assert_eq!(xboard_betza("BnDD"), "BnD0");
     assert_eq!(xboard_betza("fmWfcFifmR4"), "fmWfcFifmR4");

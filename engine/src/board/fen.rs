@@ -544,12 +544,15 @@ impl Position {
 
     /// True when the man on `sq` has moved although FEN would read him as never moved (he
     /// stands where the start position has such a man) and it matters (his type has initial
-    /// moves). Gating variants say it through the castling field instead.
+    /// moves). Gating variants say it through the castling field instead, and where initial
+    /// moves go by region (Fairy-Stockfish's reading) the square alone says it: Fairy-Stockfish
+    /// reads no such mark.
     fn needs_moved_mark(&self, sq: Square) -> bool {
         let v = &self.variant;
         let c = self.cell(sq);
         let Some(piece) = c.piece() else { return false };
         !v.fen_walls()
+            && v.initial_region().is_none()
             && !v.gating().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
             && v.pieces()[piece.id.index()].has_initial_moves
@@ -602,6 +605,15 @@ impl Position {
             // Fairy-Stockfish, leave them out when the hand is empty.
             let hand_empty = self.hands[color.index()].iter().all(|&n| n == 0);
             let in_fen = v.gating().filter(|g| g.rights_in_fen());
+            // A castling right already says that its king and rook may gate: Fairy-Stockfish
+            // writes no file letter for them (`kqcf`, not `kqacefh`).
+            let mut implied: Vec<Square> = Vec::new();
+            for &bit in CASTLE_BITS[color.index()].iter() {
+                if self.st.castling & bit != 0 {
+                    implied.push(self.castle_king[color.index()]);
+                    implied.push(self.castle_rook[bit.trailing_zeros() as usize]);
+                }
+            }
             if let (Some(gating), false) = (in_fen, hand_empty) {
                 for file in 0..g.files as usize {
                     let sq = g.square(
@@ -614,7 +626,7 @@ impl Position {
                         },
                     );
                     let c = self.cell(sq);
-                    if c.is_color(color) && c.is_virgin() {
+                    if c.is_color(color) && c.is_virgin() && !implied.contains(&sq) {
                         s.push(case((b'a' + file as u8) as char));
                     }
                 }
@@ -745,7 +757,9 @@ fn parse_castling(
             continue;
         }
         let Some(rules) = &v.castling() else {
-            return Err(bad("this variant has no castling"));
+            // Fairy-Stockfish gives its start FEN's `KQkq` to variants without castling
+            // (antiatomic, wildebeest, ...) and reads them as nothing: so do we.
+            continue;
         };
         let king = out.king[color.index()];
         if king == Square::NONE {

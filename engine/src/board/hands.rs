@@ -60,9 +60,14 @@ impl Position {
                     | MoveKind::DoubleStepGate
             )
         {
+            // A promotion to a promoted type (shogi's `+N`) is no mark: that man goes to the
+            // hand as his unpromoted type, as in Fairy-Stockfish (shogun's knight).
             let mover_marked = self.promoted[mv.from.index()];
+            let marks = mv
+                .promotion()
+                .is_some_and(|id| self.variant.pieces()[id.index()].promoted_from.is_none());
             self.set_mark(mv.from, false);
-            self.set_mark(mv.to, mover_marked || mv.promotion().is_some());
+            self.set_mark(mv.to, mover_marked || marks);
         }
         if rules.castling_dropped_piece && mv.kind == MoveKind::Drop {
             self.castle_dropped(mv, us);

@@ -360,11 +360,18 @@ impl Position {
                     self.edit_hand_sub(us, self.variant.shogi().hand_type(id));
                 }
                 // A man dropped on a square where the game starts with such a man is taken as
-                // never moved, the same reading FEN gives him; but a gate belongs to the man
+                // never moved, the same reading FEN gives him (where initial moves go by
+                // region, Fairy-Stockfish's reading, a man dropped in the region: Screen's
+                // pawns dropped on the second rank step two); but a gate belongs to the man
                 // who starts on it and is gone once he leaves, so a man dropped onto the gating
                 // rank opens none (as in Fairy-Stockfish's S-House).
-                let virgin = self.variant.starts_on(mv.to, piece)
-                    && !self.virgin_is_gate_right(mv.to, Cell::new(piece, true));
+                let fresh = match self.variant.initial_region() {
+                    Some(r) if self.variant.pieces()[id.index()].has_initial_moves => {
+                        r[us.index()][mv.to.index()]
+                    }
+                    _ => self.variant.starts_on(mv.to, piece),
+                };
+                let virgin = fresh && !self.virgin_is_gate_right(mv.to, Cell::new(piece, true));
                 self.edit_put(mv.to, Cell::new(piece, virgin));
                 irreversible = true;
             }

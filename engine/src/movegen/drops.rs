@@ -56,6 +56,12 @@ impl Position {
                 {
                     continue;
                 }
+                // `immobilityIllegal`: no man is dropped where he could never move (Makhouse's
+                // pawns, which may be dropped on the first rank and in the zone, but not on the
+                // last rank).
+                if v.shogi().is_dead(PieceId(id as u8), us, sq.index()) {
+                    continue;
+                }
                 if let Some(facts) = &facts {
                     if !self.drop_allowed(sq, PieceId(id as u8), facts, v.drop_rule()) {
                         continue;

@@ -495,13 +495,18 @@ impl Position {
         let v = &self.variant;
         let promo = &v.promotion();
         let enters_zone = promo.promotes(cell.id(), us) && v.in_promotion_zone(us, to);
-        if !enters_zone {
+        // Fairy-Stockfish's e.p. capture never promotes where promotion may be declined
+        // (Shogun's pawn taking e.p. onto his sixth rank); its reading of initial moves by
+        // region marks a variant read in its dialect.
+        let ep_plain = kind == MoveKind::EnPassant
+            && v.initial_region().is_some()
+            && !promo.is_mandatory(cell.id());
+        if !enters_zone || ep_plain {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
             return;
         }
         for &choice in promo.choices_for(cell.id(), us) {
-            let limit = promo.limit[choice.index()];
-            if limit != 0 && self.count(us, choice) >= limit {
+            if self.limit_reached(us, choice) {
                 continue;
             }
             list.add(Move::with(from, to, kind, aux, choice.0));

@@ -2,7 +2,8 @@
 //! written: `e2e4`, `e7e8q`, `N@e4` drops, `b1c3h` gating, `e1g1` castling (or `e1h1`, king
 //! takes rook, in the [`CastlingStyle`] UCI's Chess960 mode uses; both are read), `h1e1h`
 //! castling that gates on the rook's square, multi-leg moves one leg at a time (`e5g9,g9f7`),
-//! `0000` for a pass; in a variant whose turns have parts, `a,b` is one turn (its parts in
+//! a pass as Fairy-Stockfish writes it, the king's move to his own square (`e2e2`; `0000`
+//! and `@@@@` are read too); in a variant whose turns have parts, `a,b` is one turn (its parts in
 //! order, see `rules::turns`). Text is turned into a move only by matching it against the legal
 //! moves, so a parsed move is always legal.
 
@@ -74,7 +75,10 @@ impl Position {
                 .to_ascii_lowercase()
         };
         match mv.kind {
-            MoveKind::Pass => "0000".to_string(),
+            MoveKind::Pass => match self.pass_square() {
+                Some(sq) => format!("{}{}", g.name(sq), g.name(sq)),
+                None => "0000".to_string(),
+            },
             MoveKind::Place => {
                 // The reserve man's letter, `@`, the file: `M@g`, or `M@b,M@g` for two.
                 let letter = self.variant.pieces()[mv.piece as usize].letter;
@@ -160,6 +164,16 @@ impl Position {
                 s
             }
         }
+    }
+
+    /// The square a pass is written from, as Fairy-Stockfish writes it: the mover's royal man's
+    /// (the lowest, if several), or with none, his lowest man's; `None` with no man at all.
+    fn pass_square(&self) -> Option<Square> {
+        let g = &self.variant.geometry();
+        let us = self.side_to_move();
+        let order = |&sq: &Square| (g.board_of(sq), g.rank_of(sq), g.file_of(sq));
+        let royal = self.royal_squares(us).into_iter().min_by_key(order);
+        royal.or_else(|| self.squares_of(us).iter().copied().min_by_key(order))
     }
 
     /// The letter after a promoting board move: the new type's, or as Fairy-Stockfish writes

@@ -31,7 +31,7 @@ impl Position {
             && (!rules.on_capture || capture);
         let mut changed = false;
         if eligible {
-            if let Some(up) = rules.promoted[id.index()] {
+            if let Some(up) = rules.promoted[id.index()].filter(|&up| !self.limit_reached(us, up)) {
                 list.add(Move::with(from, to, kind, aux, up.0));
                 changed = true;
             }
@@ -44,6 +44,25 @@ impl Position {
             return;
         }
         list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
+    }
+
+    /// True when `us` may not promote to `to` any more (`promotionLimit`): the men counted as
+    /// one with it (Shogun's `+N` is a centaur, `+B` an archbishop) are as many as the limit of
+    /// that type.
+    pub(crate) fn limit_reached(&self, us: crate::types::Color, to: PieceId) -> bool {
+        let v = self.variant();
+        let limits = &v.promotion().limit;
+        let kind = v.shogi().kind(to);
+        if kind == 1 << to.0 {
+            let limit = limits[to.index()];
+            return limit != 0 && self.count(us, to) >= limit;
+        }
+        let types = (0..limits.len()).filter(|&t| kind & (1 << t) != 0);
+        let Some(limit) = types.clone().map(|t| limits[t]).filter(|&l| l != 0).min() else {
+            return false;
+        };
+        let men: u32 = types.map(|t| self.count(us, PieceId(t as u8)) as u32).sum();
+        men >= limit as u32
     }
 
     /// The drops of a variant with shogi rules: onto empty squares, chess pawns not on their

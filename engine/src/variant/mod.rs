@@ -18,6 +18,7 @@ pub mod counting;
 pub mod diagram;
 pub mod ends;
 pub mod hands;
+mod kinship;
 mod legs;
 pub mod palace;
 pub mod petrify;
@@ -39,6 +40,7 @@ use tables::{AttackTables, CheckReach, PieceMask, PieceMoves};
 use zobrist::Zobrist;
 
 pub use builder::VariantError;
+pub use kinship::MoveVector;
 pub use reach::{EmptyBoardReach, PlainMoves};
 
 /// The most royal men of one side that the board code follows (`Position::royal_squares`).

@@ -3,5 +3,6 @@
 
 mod datagen;
 mod incremental;
+mod lent_nets;
 mod shipped_nets;
 mod train;

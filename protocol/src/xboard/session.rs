@@ -279,7 +279,7 @@ impl Xboard {
         l.binc = inc;
         if let Some((mps, base, _)) = self.level {
             if mps > 0 {
-                let played = (self.state.position.fullmove_number().max(1) - 1) % mps;
+                let played = turns_played(&self.state.position, self.engine) % mps;
                 l.movestogo = Some(mps - played);
             }
             if mine.is_none() {
@@ -926,4 +926,19 @@ impl Dialect for Xboard {
     fn state(&self) -> &EngineState {
         &self.state
     }
+}
+
+/// The turns `side` has completed since the game's position was set up (`new`, `setboard`),
+/// which is how a GUI counts the moves of a `level MPS ...` control: from the start of the
+/// game it shows, whatever move number a FEN gives, and a turn of several parts (Alice
+/// Guard) as one move.
+fn turns_played(position: &Position, side: Color) -> u32 {
+    let mut pos = position.clone();
+    let mut turns = 0;
+    while pos.game_ply() > 0 {
+        let after = pos.side_to_move();
+        pos.unmake_move();
+        turns += (pos.side_to_move() == side && after != side) as u32;
+    }
+    turns
 }

@@ -134,18 +134,39 @@ pub fn xboard_betza(betza: &str) -> String {
     out
 }
 
-/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass as `@@@@`
+/// Engine move text as CECP writes it: ranks shifted by `rank_shift`, a pass (which the engine
+/// writes as Fairy-Stockfish does, the king's move to his own square, `e2e2`) as `@@@@`
 /// (docs/protocols.md D6).
 pub fn cecp_text(text: &str, rank_shift: i32) -> String {
-    let shifted = match rank_shift {
-        0 => text.to_string(),
-        d => shift_ranks(text, d),
-    };
-    shifted
-        .split(' ')
-        .map(|w| if w == "0000" { "@@@@" } else { w })
+    text.split(' ')
+        .map(|w| {
+            if is_pass_text(w) {
+                "@@@@".to_string()
+            } else if rank_shift == 0 {
+                w.to_string()
+            } else {
+                shift_ranks(w, rank_shift)
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// True when `w` is a pass: `0000`, or one square written twice (`e2e2`), a man's move to his
+/// own square, which the engine's notation uses for nothing else.
+fn is_pass_text(w: &str) -> bool {
+    if w == "0000" {
+        return true;
+    }
+    let square_len = |t: &str| {
+        let letters = t.bytes().take_while(u8::is_ascii_lowercase).count();
+        let digits = t[letters..].bytes().take_while(u8::is_ascii_digit).count();
+        (letters == 1 && (1..=2).contains(&digits)).then_some(letters + digits)
+    };
+    match square_len(w) {
+        Some(n) => w.len() == 2 * n && w[..n] == w[n..],
+        None => false,
+    }
 }
 
 /// The `setup` and `piece` lines that teach XBoard an engine-defined variant
