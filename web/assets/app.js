@@ -347,6 +347,7 @@ function renderAnalysis() {
       return `${i.multipv}. ${scoreText(i.score, i.side)}  d${i.depth}  ${(i.san || i.pv).slice(0, 10).join(" ")}`;
     });
   $("analysis").textContent = lines.join("\n");
+  if (state) renderArrows();
 }
 
 function renderControls() {
@@ -456,7 +457,16 @@ function sendTime() {
 
 $("new").onclick = () => send({ type: "new", variant: $("variant").value });
 $("variant").onchange = () => send({ type: "new", variant: $("variant").value });
-const sendPlayers = () => send({ type: "players", white: $("white").value, black: $("black").value });
+// Who plays whom; a person playing Black alone against the engine sees the board from Black's
+// side (and from White's again when playing White).
+const sendPlayers = () => {
+  const [w, b] = [$("white").value, $("black").value];
+  if (w !== b) {
+    flipped = w === "engine";
+    render();
+  }
+  send({ type: "players", white: w, black: b });
+};
 $("white").onchange = sendPlayers;
 $("black").onchange = sendPlayers;
 $("watch").onclick = () => send({ type: "players", white: "engine", black: "engine" });
@@ -481,6 +491,16 @@ $("multipv").onchange = sendAnalyse;
 $("sound").onchange = save;
 $("review").onclick = () => send({ type: "review" });
 $("pgnout").onclick = () => send({ type: "pgn" });
+// The PGN box's text as a file.
+$("pgnsave").onclick = () => {
+  const text = $("pgn").value;
+  if (!text) return;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" }));
+  a.download = `${state ? state.variant : "game"}.pgn`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+};
 $("pgnin").onclick = () => send({ type: "loadpgn", pgn: $("pgn").value });
 $("first").onclick = () => goTo(0);
 $("prev").onclick = () => goTo(currentTurn() - 1);

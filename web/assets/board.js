@@ -32,7 +32,8 @@ function cellAt(name) {
 function layout() {
   const { files, ranks, boards } = state;
   // Big boards (Vanguard's 16x16) take what the window offers beside the panel.
-  const maxW = Math.max(480, window.innerWidth - 390);
+  // Beside the panel on a wide window; the whole width on a narrow one (the panel goes below).
+  const maxW = window.innerWidth < 820 ? window.innerWidth - 40 : Math.max(480, window.innerWidth - 390);
   const unitsW = files * boards + 0.6 * (boards - 1) + 0.5;
   // Room for the status line, the hands above and below the board, and the clocks.
   const handRows = state.hasHand || state.reserve ? 2 : 0;
@@ -174,7 +175,9 @@ function renderBoard() {
   }
   const dragged = drag && drag.moved ? drag.token : null;
   let out = `<defs><radialGradient id="check-glow"><stop offset="0%" stop-color="#ff1a1a" stop-opacity="0.95"/>` +
-    `<stop offset="60%" stop-color="#e01010" stop-opacity="0.55"/><stop offset="100%" stop-color="#a00" stop-opacity="0"/></radialGradient></defs>`;
+    `<stop offset="60%" stop-color="#e01010" stop-opacity="0.55"/><stop offset="100%" stop-color="#a00" stop-opacity="0"/></radialGradient>` +
+    `<marker id="arrow-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse">` +
+    `<path d="M0 0 L10 5 L0 10 Z" fill="#1f7ae0"/></marker></defs>`;
   for (let b = 0; b < state.boards; b++) {
     // The men and the marks over them, drawn after the board's own lines.
     let top = "";
@@ -224,7 +227,43 @@ function renderBoard() {
       }
     }
   }
-  svg.innerHTML = out;
+  svg.innerHTML = out + '<g id="arrows"></g>';
+  renderArrows();
+}
+
+// The centre of the square named `name`, in the board's pixels.
+function squareCentre(name) {
+  const { S, xy } = layout();
+  const idx = name.charCodeAt(0) - 97;
+  const [x, y] = xy(Math.floor(idx / state.files), idx % state.files, Number(name.slice(1)) - 1);
+  return [x + S / 2, y + S / 2];
+}
+
+// The analysis's best move as an arrow along its clicks (a drop as a ring on its square).
+function renderArrows() {
+  const g = $("arrows");
+  if (!g) return;
+  const best = infos[1];
+  if (!state || !state.analysing || peekView || !best || !best.pv.length) {
+    g.innerHTML = "";
+    return;
+  }
+  const first = best.pv[0].split(",")[0];
+  const mv = state.moves.find((m) => m.text === first || m.text.split(",")[0] === first);
+  const squares = mv ? mv.path.filter((t) => /^[a-z]\d+$/.test(t)) : [];
+  const S = layout().S;
+  if (squares.length === 0) {
+    g.innerHTML = "";
+    return;
+  }
+  if (squares.length === 1) {
+    const [x, y] = squareCentre(squares[0]);
+    g.innerHTML = `<circle class="mark" cx="${x}" cy="${y}" r="${S * 0.4}" fill="none" stroke="#1f7ae0" stroke-width="${S * 0.08}" opacity="0.75"/>`;
+    return;
+  }
+  const pts = squares.map(squareCentre).map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+  g.innerHTML = `<polyline class="mark" points="${pts}" fill="none" stroke="#1f7ae0" stroke-width="${(S * 0.13).toFixed(1)}" ` +
+    `stroke-linecap="round" stroke-linejoin="round" opacity="0.75" marker-end="url(#arrow-head)"/>`;
 }
 
 // Xiangqi's and janggi's board marks on a 9x10 board: the palaces' diagonals (through the

@@ -1,12 +1,15 @@
 //! `chimera serve`: a local web board for every variant Chimera plays. One module per job: the
 //! command line and the listener (here), the HTTP side that hands out the embedded page and
 //! upgrades to a WebSocket (`http`), one game per connection driven by JSON messages
-//! (`session`), the position as the page sees it (`view`), the engine options it offers, from
-//! the protocol crate's table (`settings`), PGN in and out (`pgn`), the rules of a whole
-//! game's review (`review`), the legend's move diagrams from the move generator (`diagram`), and what one server lets its clients take (`limits`).
+//! (`session`), its time control and clocks (`clock`), the position as the page sees it
+//! (`view`), the engine options it offers, from the protocol crate's table (`settings`), PGN
+//! in and out (`pgn`), the rules of a whole game's review (`review`), the legend's move
+//! diagrams from the move generator (`diagram`), and what one server lets its clients take
+//! (`limits`).
 //!
 //! Nothing is fetched at run time: the page's assets are compiled into the binary.
 
+mod clock;
 mod diagram;
 mod http;
 mod limits;

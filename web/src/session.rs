@@ -9,7 +9,7 @@
 use std::net::TcpStream;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chimera_engine::rules::result_token;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
@@ -21,21 +21,13 @@ use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::CloseFrame;
 use tungstenite::{Message, WebSocket};
 
+use crate::clock::{Clocks, TimeControl};
 use crate::{review, settings, view};
 
 /// How long a read waits before the session looks at its search again.
 const POLL: Duration = Duration::from_millis(20);
 /// The longest time per move accepted, in ms (an hour).
 const MAX_MOVETIME: u64 = 3_600_000;
-
-/// How the engine's moves are timed.
-#[derive(Clone, Copy, Debug)]
-enum TimeControl {
-    /// A fixed time per move, in ms.
-    PerMove(u64),
-    /// A clock: base and increment in ms; both sides' clocks run.
-    Clock { base: u64, inc: u64 },
-}
 
 /// What the running search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,11 +102,8 @@ struct Session {
     capture: chimera_protocol::state::Capture,
     /// Which sides the engine plays (White, Black).
     engine: [bool; 2],
-    tc: TimeControl,
-    /// Each side's clock in ms (with a clock time control).
-    clocks: [i64; 2],
-    /// When the side to move's clock started.
-    turn_started: Instant,
+    /// The time control and the clocks.
+    clock: Clocks,
     /// Analysis is wanted while a person is to move (with the option MultiPV's lines).
     analysing: bool,
     /// The running search's purpose.
@@ -150,9 +139,7 @@ pub fn run(mut ws: WebSocket<TcpStream>, registry: Registry) {
         progress,
         capture,
         engine: [false, true],
-        tc: TimeControl::PerMove(1000),
-        clocks: [0, 0],
-        turn_started: Instant::now(),
+        clock: Clocks::new(),
         analysing: false,
         purpose: None,
         restart: false,
@@ -385,13 +372,10 @@ impl Session {
 
     /// After a new position: fresh clocks and graph, then the state and what is due.
     fn restart_game(&mut self) {
-        if let TimeControl::Clock { base, .. } = self.tc {
-            self.clocks = [base as i64; 2];
-        }
+        self.clock.restart();
         self.flagged = None;
         self.san.clear();
         self.evals = vec![None; self.state.position.game_ply() + 1];
-        self.turn_started = Instant::now();
         self.changed();
     }
 
@@ -416,18 +400,9 @@ impl Session {
     /// Book-keeping after moves by `mover`: the clock, the graph, then the state.
     fn moved(&mut self, mover: Color) {
         let pos = &self.state.position;
-        if pos.side_to_move() != mover {
-            if let TimeControl::Clock { inc, .. } = self.tc {
-                let used = self.turn_started.elapsed().as_millis() as i64;
-                let c = &mut self.clocks[mover.index()];
-                *c -= used;
-                if *c < 0 && self.flagged.is_none() {
-                    let r = result_token(Some(mover.opposite()));
-                    self.flagged = Some(format!("{r} (time forfeit)"));
-                }
-                *c += inc as i64;
-            }
-            self.turn_started = Instant::now();
+        if pos.side_to_move() != mover && self.clock.turn_done(mover) && self.flagged.is_none() {
+            let r = result_token(Some(mover.opposite()));
+            self.flagged = Some(format!("{r} (time forfeit)"));
         }
         let ply = pos.game_ply();
         self.evals.resize(ply + 1, None);
@@ -456,7 +431,7 @@ impl Session {
         let ply = self.state.position.game_ply();
         self.evals.truncate(ply + 1);
         self.san.truncate(ply);
-        self.turn_started = Instant::now();
+        self.clock.turn_restarts();
         self.changed();
         Ok(())
     }
@@ -616,12 +591,10 @@ impl Session {
     /// `{"type":"time","movetime":MS}` or `{"type":"time","base":MS,"inc":MS}`.
     fn time(&mut self, msg: &Value) -> Result<(), String> {
         if let Some(ms) = number_field(msg, "movetime", 10, MAX_MOVETIME)? {
-            self.tc = TimeControl::PerMove(ms);
+            self.clock.set(TimeControl::PerMove(ms));
         } else if let Some(base) = number_field(msg, "base", 1000, 10 * MAX_MOVETIME)? {
             let inc = number_field(msg, "inc", 0, MAX_MOVETIME)?.unwrap_or(0);
-            self.tc = TimeControl::Clock { base, inc };
-            self.clocks = [base as i64; 2];
-            self.turn_started = Instant::now();
+            self.clock.set(TimeControl::Clock { base, inc });
         } else {
             return Err("give 'movetime', or 'base' (and 'inc'), in ms".into());
         }
@@ -762,23 +735,7 @@ impl Session {
         let side = pos.side_to_move();
         let (purpose, limits) = if self.engine[side.index()] {
             let mut limits = Limits::default();
-            match self.tc {
-                TimeControl::PerMove(ms) => limits.movetime = Some(ms),
-                TimeControl::Clock { inc, .. } => {
-                    let spent = self.turn_started.elapsed().as_millis() as i64;
-                    let mine = (self.clocks[side.index()] - spent).max(1) as u64;
-                    let theirs = self.clocks[side.opposite().index()].max(1) as u64;
-                    let (w, b) = if side == Color::White {
-                        (mine, theirs)
-                    } else {
-                        (theirs, mine)
-                    };
-                    limits.wtime = Some(w);
-                    limits.btime = Some(b);
-                    limits.winc = Some(inc);
-                    limits.binc = Some(inc);
-                }
-            }
+            self.clock.limits(side, &mut limits);
             limits.multipv = 1;
             (Purpose::Move, limits)
         } else if self.analysing {
@@ -809,16 +766,10 @@ impl Session {
 
     /// A flag falls as soon as the side to move's clock runs out, whether or not anybody moves.
     fn check_flag(&mut self) {
-        if !matches!(self.tc, TimeControl::Clock { .. }) || self.game_over() {
-            return;
-        }
         let side = self.state.position.side_to_move();
-        let left = self.clocks[side.index()] - self.turn_started.elapsed().as_millis() as i64;
-        if left >= 0 {
+        if self.game_over() || !self.clock.flag(side) {
             return;
         }
-        self.clocks[side.index()] = 0;
-        self.turn_started = Instant::now();
         let r = result_token(Some(side.opposite()));
         self.flagged = Some(format!("{r} (time forfeit)"));
         self.engine_off_if_thinking();
@@ -900,17 +851,7 @@ impl Session {
             before.unmake_move();
             view::path_of(&before, mv)
         });
-        let (tc, clocks) = match self.tc {
-            TimeControl::PerMove(ms) => (json!({ "movetime": ms }), Value::Null),
-            TimeControl::Clock { base, inc } => {
-                let mut c = self.clocks;
-                let side = pos.side_to_move().index();
-                if !self.game_over() {
-                    c[side] -= self.turn_started.elapsed().as_millis() as i64;
-                }
-                (json!({ "base": base, "inc": inc }), json!(c))
-            }
-        };
+        let (tc, clocks) = self.clock.describe(pos.side_to_move(), !self.game_over());
         let history = view::turn_words(&start, &moves);
         let san = if pos.variant().turns().is_some() {
             history.clone()
