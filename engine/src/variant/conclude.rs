@@ -468,8 +468,11 @@ fn conclude_promotion(
     let shared = ids(&spec.promotion_piece_types, errs);
     // Fairy-Stockfish starts a file's section with no parent from no pieces at all, and so
     // from no promotion types (maharajah's pawns do not promote, nor maharajah2's, its
-    // child); its built-ins, which Chimera's own files define, keep the chess default.
-    let bare = spec.dialect == Dialect::FairyStockfish && !spec.root_file.starts_with("built-in");
+    // child), unless it names a `variantTemplate`; its built-ins, which Chimera's own files
+    // define, keep the chess default.
+    let bare = spec.dialect == Dialect::FairyStockfish
+        && !spec.root_file.starts_with("built-in")
+        && spec.variant_template.is_none();
     for (i, own) in spec.promotion_piece_types_by_color.iter().enumerate() {
         let own = ids(own, errs);
         // The default, "qrbn", keeps only the letters this variant has.
