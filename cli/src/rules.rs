@@ -105,7 +105,8 @@ pub(crate) fn perft(
 /// `chimera probe`: one answer line per input line `VARIANT<TAB>FEN|startpos<TAB>MOVES<TAB>DEPTH`
 /// (moves space-separated, in coordinate notation; DEPTH 0 for no perft). The answer:
 /// `ok<TAB>LEGAL<TAB>PERFT<TAB>END<TAB>FEN`: the legal moves sorted, in the notation
-/// Fairy-Stockfish writes (castling as the king's move), space-separated; perft at DEPTH (`-`
+/// Fairy-Stockfish writes (castling as the king's move, or in Chess960 variants as the king
+/// taking his rook), space-separated; perft at DEPTH (`-`
 /// for depth 0); `-` or the end of the game from the side to move's view (`win`, `draw`,
 /// `loss`, a colon and the reason); the FEN Chimera writes. A bad line gives
 /// `error<TAB>MESSAGE` and the next line is read.
@@ -155,10 +156,16 @@ fn probe_line(registry: &Registry, line: &str) -> Result<String, String> {
         pos.try_play(m)
             .map_err(|e| format!("{e} after {}", pos.fen()))?;
     }
+    // Fairy-Stockfish writes castling as the king taking his rook in its Chess960 variants.
+    let castling = if v.chess960() {
+        Castling::KingTakesRook
+    } else {
+        Castling::KingToTarget
+    };
     let mut legal: Vec<String> = pos
         .legal_moves()
         .iter()
-        .map(|&m| pos.move_text_in(m, Castling::KingToTarget))
+        .map(|&m| pos.move_text_in(m, castling))
         .collect();
     legal.sort();
     let perft = if depth == 0 {

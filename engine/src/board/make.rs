@@ -223,7 +223,12 @@ impl Position {
                 | MoveKind::WalledEnPassant
         );
         if lands && self.variant.blast().is_some() {
-            self.explode(mv.to, journal_start);
+            // A man promoted by this capture has no promoted mark yet (it follows the move),
+            // but is blown up as the promoted man he is.
+            let promoted = mv
+                .promotion()
+                .is_some_and(|id| self.variant.pieces()[id.index()].promoted_from.is_none());
+            self.explode(mv.to, journal_start, promoted);
         } else if lands && self.variant.petrify().is_some() {
             self.petrify_capturer(mv, journal_start);
         }
@@ -243,7 +248,7 @@ impl Position {
     /// A castling man blown up loses his castling rights.
     #[cold]
     #[inline(never)]
-    fn explode(&mut self, center: Square, journal_start: usize) {
+    fn explode(&mut self, center: Square, journal_start: usize, promoted_mover: bool) {
         let Some(blast) = self.variant.blast() else {
             return;
         };
@@ -266,13 +271,22 @@ impl Position {
                 if immune & bit != 0 || sq != center && spared & bit != 0 {
                     continue;
                 }
-                self.edit_take(sq);
                 if self.variant.captures_to_hand() {
-                    // As in Fairy-Stockfish, a man blown up goes to his opponent's hand.
+                    // As in Fairy-Stockfish, a man blown up goes to his opponent's hand, a
+                    // promoted one as what he was (atomiczh: a pawn taking on b1 as a bishop
+                    // goes back as a pawn).
                     if let Some(owner) = cell.color() {
-                        self.edit_hand_add(owner.opposite(), cell.id());
+                        let rules = self.variant.hands();
+                        let id = if sq == center && promoted_mover && rules.demotes {
+                            rules.demoted_type
+                        } else {
+                            self.hand_type_of_victim(sq, cell)
+                        };
+                        let id = self.variant.shogi().hand_type(id);
+                        self.edit_hand_add(owner.opposite(), id);
                     }
                 }
+                self.edit_take(sq);
                 if self.petrified_by_blast(sq == center, cell) {
                     self.edit_wall(sq, true);
                 }

@@ -6,7 +6,7 @@
 //! ([`Variant::chesslike_legality`](crate::variant::Variant::chesslike_legality)).
 
 use crate::board::position::{CastlePath, Change, Position};
-use crate::types::{Cell, Color, MoveKind, Square, MAX_PIECE_TYPES};
+use crate::types::{Cell, Color, MoveKind, PieceId, Square, MAX_PIECE_TYPES};
 use crate::variant::chesslike::PseudoRoyalRules;
 use crate::variant::tables::PieceMask;
 
@@ -238,8 +238,15 @@ impl Position {
             }
             let attacked = self.attacked_royal_by(sq, color, attackers);
             let pseudo = || match promoted {
-                Some((at, kind)) if kind & (1 << id.0) != 0 => {
-                    sq != at && self.count_kind(color, id) <= rules.limit + 1
+                // The promoted man himself keeps the royalty he had before the move (Gethenian's
+                // king promoting to a queen may not step into an attack).
+                Some((at, _, old)) if sq == at => {
+                    let kind = v.shogi().kind(old);
+                    let before = self.count_kind(color, old) + u32::from(kind & (1 << id.0) == 0);
+                    extinction & (1 << old.0) != 0 && before <= rules.limit
+                }
+                Some((_, kind, _)) if kind & (1 << id.0) != 0 => {
+                    self.count_kind(color, id) <= rules.limit + 1
                 }
                 _ => self.is_pseudo_royal(sq, color, rules),
             };
@@ -253,11 +260,12 @@ impl Position {
     }
 
     /// The man the last move promoted shogi-style (`promotedPieceType`) into an extinction
-    /// kind, if any: his square and his kind. Fairy-Stockfish tests such a move against the
-    /// pseudo-royal men of before it (it adjusts them for a pawn's promotion only), so the
-    /// promoted man is not pseudo-royal for that move and his kin keep the royalty they had:
-    /// Sho shogi's king in check stays in check when the elephant becomes crown prince.
-    fn promoted_into_extinction_kind(&self) -> Option<(Square, PieceMask)> {
+    /// kind, if any: his square, his new kind and his old type. Fairy-Stockfish tests such a
+    /// move against the pseudo-royal men of before it (it adjusts them for a pawn's promotion
+    /// only, and moves a pseudo-royal mover's royalty with him), so the promoted man is
+    /// pseudo-royal for that move only if he was before it, and his kin keep the royalty they
+    /// had: Sho shogi's king in check stays in check when the elephant becomes crown prince.
+    fn promoted_into_extinction_kind(&self) -> Option<(Square, PieceMask, PieceId)> {
         let undo = self.history.last()?;
         let v = &self.variant;
         self.journal[undo.journal_len as usize..]
@@ -267,7 +275,7 @@ impl Position {
                     if v.shogi().promoted[old.id().index()] == Some(new.id())
                         && v.extinction_types() & (1 << new.id().0) != 0 =>
                 {
-                    Some((to, v.shogi().kind(new.id())))
+                    Some((to, v.shogi().kind(new.id()), old.id()))
                 }
                 _ => None,
             })

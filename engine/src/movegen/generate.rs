@@ -495,12 +495,10 @@ impl Position {
         let v = &self.variant;
         let promo = &v.promotion();
         let enters_zone = promo.promotes(cell.id(), us) && v.in_promotion_zone(us, to);
-        // Fairy-Stockfish's e.p. capture never promotes where promotion may be declined
-        // (Shogun's pawn taking e.p. onto his sixth rank); its reading of initial moves by
-        // region marks a variant read in its dialect.
-        let ep_plain = kind == MoveKind::EnPassant
-            && v.initial_region().is_some()
-            && !promo.is_mandatory(cell.id());
+        // Fairy-Stockfish's e.p. capture never promotes, even into a zone where promotion is
+        // compulsory (Shogun's pawn taking e.p. onto his sixth rank, Shinobi+'s onto his
+        // third); its reading of initial moves by region marks a variant read in its dialect.
+        let ep_plain = kind == MoveKind::EnPassant && v.initial_region().is_some();
         if !enters_zone || ep_plain {
             list.add(Move::with(from, to, kind, aux, Move::NO_PIECE));
             return;

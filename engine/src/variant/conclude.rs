@@ -466,10 +466,20 @@ fn conclude_promotion(
             .ok()
     };
     let shared = ids(&spec.promotion_piece_types, errs);
+    // Fairy-Stockfish starts a file's section with no parent from no pieces at all, and so
+    // from no promotion types (maharajah's pawns do not promote, nor maharajah2's, its
+    // child), unless it names a `variantTemplate`; its built-ins, which Chimera's own files
+    // define, keep the chess default.
+    let bare = spec.dialect == Dialect::FairyStockfish
+        && !spec.root_file.starts_with("built-in")
+        && spec.variant_template.is_none();
     for (i, own) in spec.promotion_piece_types_by_color.iter().enumerate() {
         let own = ids(own, errs);
         // The default, "qrbn", keeps only the letters this variant has.
         rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
+            if bare {
+                return Vec::new();
+            }
             "qrbn"
                 .chars()
                 .filter_map(|l| letter_ids(pieces, &[l]).ok())

@@ -115,6 +115,10 @@ pub struct SectionConfig {
     pub shadowed: Vec<Entry>,
     /// This section's name, then its parent's, and so on up the chain.
     pub lineage: Vec<String>,
+    /// The file of the chain's first section, the one with no parent (`built-in ...` for
+    /// Chimera's own files): Fairy-Stockfish starts a file's section with no parent from no
+    /// pieces, and its built-ins from chess's.
+    pub root_file: String,
 }
 
 /// Which meanings a definition file gives its keys and Betza strings. The two readings differ
@@ -510,6 +514,11 @@ pub fn parse_config_sections(
                 dialect,
                 shadowed: resolved.shadowed,
                 lineage: resolved.lineage,
+                root_file: if resolved.root_file.is_empty() {
+                    file_name.to_string()
+                } else {
+                    resolved.root_file
+                },
             });
         }
     }
@@ -524,6 +533,8 @@ struct Resolved {
     entries: Vec<Entry>,
     shadowed: Vec<Entry>,
     lineage: Vec<String>,
+    /// The file of the chain's first section; empty while it is this file's.
+    root_file: String,
 }
 
 /// The resolution state of one section.
@@ -593,6 +604,7 @@ fn resolve(
                         entries: s.entries,
                         shadowed: s.shadowed,
                         lineage: s.lineage,
+                        root_file: s.root_file,
                     })
                 })
                 .clone();
@@ -655,6 +667,7 @@ fn merge(inherited: &Resolved, section: &RawSection) -> Resolved {
         entries,
         shadowed,
         lineage,
+        root_file: inherited.root_file.clone(),
     }
 }
 

@@ -174,7 +174,9 @@ pub(crate) fn conclude_drops(
         rule: or(&spec.drop_rule, DropRule::Free),
         valuable,
         region,
-        checks: or(&spec.drop_checks, true),
+        // Fairy-Stockfish (pyffish 0.0.90) lets a drop check in atomic variants whatever
+        // `dropChecks` says (atomiczh: `R@d1` beside the king, `R@g1` along his rank).
+        checks: or(&spec.drop_checks, true) || or(&spec.blast_on_capture, false),
         pawns,
         first_rank_pawns: or(&spec.first_rank_pawn_drops, false),
         promotion_zone_pawns: or(&spec.promotion_zone_pawn_drops, false),

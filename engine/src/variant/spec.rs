@@ -97,6 +97,8 @@ pub(crate) struct VariantSpec {
     /// The section header, for problems that concern no single key.
     pub header: Place,
     /// The meanings of the keys (the section's file's dialect).
+    /// The file of the section's chain's first section ([`SectionConfig::root_file`]).
+    pub root_file: String,
     pub dialect: Dialect,
     /// Piece assignments in the order written (inherited ones first).
     pub pieces: Vec<PieceSpec>,
@@ -692,6 +694,7 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             key: None,
         },
         dialect: section.dialect,
+        root_file: section.root_file.clone(),
         ..VariantSpec::default()
     };
     let mut errors = Vec::new();
