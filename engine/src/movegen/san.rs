@@ -188,9 +188,11 @@ mod tests {
     use crate::variant::VariantRef;
 
     /// Orthodox chess, built from its section of the built-in file without the registry (a
-    /// layer above this one).
+    /// layer above this one). A section with no parent promotes to nothing unless it says so,
+    /// as in Fairy-Stockfish.
     fn chess() -> VariantRef {
-        let text = "[chess]\npawn = p\nknight = n\nbishop = b\nrook = r\nqueen = q\nking = k\n";
+        let text = "[chess]\npawn = p\nknight = n\nbishop = b\nrook = r\nqueen = q\nking = k\n\
+                    promotionPieceTypes = nbrq\n";
         let sections = parse_config(text, "<test>", &|_| None).expect("a valid section");
         build(&sections[0], "<test>").expect("chess builds")
     }
