@@ -42,6 +42,8 @@ import time
 
 import pyffish
 
+from pyffish_perft import perft as fsf_perft  # tools/, beside this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INI = os.path.join(ROOT, "tests", "data", "fsf", "variants.ini")
 DELIBERATE = os.path.join(ROOT, "tests", "data", "fsf", "deliberate-differences.txt")
@@ -90,13 +92,6 @@ class Probe:
         legal = f[1].split() if f[1] else []
         perft = None if f[2] == "-" else int(f[2])
         return ("ok", legal, perft, f[3], f[4])
-
-
-def fsf_perft(variant, fen, moves, depth):
-    legal = pyffish.legal_moves(variant, fen, moves)
-    if depth == 1:
-        return len(legal)
-    return sum(fsf_perft(variant, fen, moves + [m], depth - 1) for m in legal)
 
 
 def fsf_end(variant, fen, moves, legal):

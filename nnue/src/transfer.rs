@@ -114,18 +114,27 @@ fn compound_of(betza: &str, old: &Variant) -> Option<Vec<usize>> {
     best[n].take().filter(|parts| parts.len() > 1)
 }
 
+/// A non-royal type of the old variant and his moves: what a new man may be made of.
+type OldMan = (usize, Vec<MoveVector>);
+
+/// The old variant's non-royal types with their moves, worked out once per transfer.
+fn old_men(old: &Variant) -> Vec<OldMan> {
+    (0..old.pieces().len())
+        .filter(|&t| !old.pieces()[t].royal)
+        .map(|t| (t, old.move_vectors(PieceId(t as u8))))
+        .collect()
+}
+
 /// The old non-royal types (at most three, fewest first) whose moves together are exactly
 /// `moves`, each a part of them: a compound spelt otherwise than its parts one after another
 /// (`NB`, `WFN`).
-fn compound_by_moves(moves: &[MoveVector], old: &Variant) -> Option<Vec<usize>> {
-    let parts: Vec<(usize, Vec<MoveVector>)> = (0..old.pieces().len())
-        .filter(|&t| !old.pieces()[t].royal)
-        .map(|t| (t, old.move_vectors(PieceId(t as u8))))
+fn compound_by_moves(moves: &[MoveVector], old_men: &[OldMan]) -> Option<Vec<usize>> {
+    let parts: Vec<&OldMan> = (old_men.iter())
         .filter(|(_, v)| {
             !v.is_empty() && v.len() < moves.len() && v.iter().all(|m| moves.contains(m))
         })
         .collect();
-    let covers = |chosen: &[&(usize, Vec<MoveVector>)]| {
+    let covers = |chosen: &[&OldMan]| {
         let n = moves
             .iter()
             .filter(|m| chosen.iter().any(|(_, v)| v.contains(m)))
@@ -171,18 +180,17 @@ fn reach_set(moves: &[MoveVector]) -> HashSet<(i8, i8, bool, bool)> {
 
 /// The non-royal old type whose moves reach most of the same squares as `moves` (the shared
 /// squares over all squares either reaches), if that share is at least [`NEAR`].
-fn nearest(moves: &[MoveVector], old: &Variant) -> Option<usize> {
+fn nearest(moves: &[MoveVector], old_men: &[OldMan]) -> Option<usize> {
     let mine = reach_set(moves);
     if mine.is_empty() {
         return None;
     }
-    (0..old.pieces().len())
-        .filter(|&t| !old.pieces()[t].royal)
-        .map(|t| {
-            let theirs = reach_set(&old.move_vectors(PieceId(t as u8)));
+    (old_men.iter())
+        .map(|(t, their_moves)| {
+            let theirs = reach_set(their_moves);
             let common = mine.intersection(&theirs).count() as f64;
             let all = mine.union(&theirs).count() as f64;
-            (t, if all > 0.0 { common / all } else { 0.0 })
+            (*t, if all > 0.0 { common / all } else { 0.0 })
         })
         .filter(|&(_, share)| share >= NEAR)
         .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -206,6 +214,10 @@ fn pawn_counterpart(ty: usize, new: &Variant, old: &Variant) -> Option<usize> {
 
 /// The old types each new type starts from (empty: none), with its origin.
 fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)> {
+    let old_moves: Vec<Vec<MoveVector>> = (0..old.pieces().len())
+        .map(|t| old.move_vectors(PieceId(t as u8)))
+        .collect();
+    let old_men = old_men(old);
     new.pieces()
         .iter()
         .enumerate()
@@ -219,15 +231,14 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
             }
             let moves = new.move_vectors(PieceId(ty as u8));
             let same_moves = |t: usize| {
-                olds[t].royal == p.royal
-                    && (olds[t].betza == p.betza || old.move_vectors(PieceId(t as u8)) == moves)
+                olds[t].royal == p.royal && (olds[t].betza == p.betza || old_moves[t] == moves)
             };
             if let Some(t) = (0..olds.len()).find(|&t| same_moves(t)) {
                 return (p.letter, Origin::Moves(olds[t].letter), vec![t]);
             }
             if !p.royal {
                 if let Some(parts) =
-                    compound_of(&p.betza, old).or_else(|| compound_by_moves(&moves, old))
+                    compound_of(&p.betza, old).or_else(|| compound_by_moves(&moves, &old_men))
                 {
                     let letters = parts.iter().map(|&t| olds[t].letter).collect();
                     return (p.letter, Origin::Compound(letters), parts);
@@ -237,7 +248,7 @@ fn type_sources(new: &Variant, old: &Variant) -> Vec<(char, Origin, Vec<usize>)>
                 return (p.letter, Origin::Pawn(olds[t].letter), vec![t]);
             }
             if !p.royal {
-                if let Some(t) = nearest(&moves, old) {
+                if let Some(t) = nearest(&moves, &old_men) {
                     return (p.letter, Origin::Near(olds[t].letter), vec![t]);
                 }
             }
@@ -477,14 +488,14 @@ mod tests {
         let shatranj = builtin("shatranj").unwrap();
         let moves = |c: char| shatranj.move_vectors(shatranj.piece_by_letter(c).unwrap());
         assert_eq!(
-            nearest(&moves('q'), &capa),
+            nearest(&moves('q'), &old_men(&capa)),
             None,
             "the ferz is not a bishop"
         );
         // A rook limited to seven steps reaches what a rook reaches from the middle.
         let rook = capa.move_vectors(capa.piece_by_letter('r').unwrap());
         let r7: Vec<MoveVector> = rook.iter().map(|m| MoveVector { range: 7, ..*m }).collect();
-        let t = nearest(&r7, &capa).unwrap();
+        let t = nearest(&r7, &old_men(&capa)).unwrap();
         assert_eq!(capa.pieces()[t].letter, 'R');
     }
 

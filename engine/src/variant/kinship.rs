@@ -74,25 +74,25 @@ impl Variant {
     /// not change what a position is worth (the n-move rule, repetition, castling) are not
     /// compared, nor is gating from a hand (S-Chess is chess with two men waiting to enter).
     pub fn same_objective(&self, other: &Variant) -> bool {
-        let (a, b) = (&self.rules, &other.rules);
-        let royal_types = |v: &Variant| v.royal_mask().count_ones();
-        let ends = |v: &Variant| {
-            let e = &v.rules.ends;
-            (
+        // What decides the game and frames it, for one variant: the boards and royal types
+        // counted, the end rules' values, and one flag per rule that a variant has or lacks.
+        let what_counts = |v: &Variant| {
+            let r = &v.rules;
+            let e = &r.ends;
+            let counts = (r.geometry.boards, r.royal_mask.count_ones());
+            let values = [
                 e.checkmate_value,
                 e.stalemate_value,
-                e.stalemate_piece_count,
                 e.bare_king_stalemate,
                 e.extinction_value,
+            ];
+            let flags = [
+                e.stalemate_piece_count,
                 e.extinction.is_some(),
                 e.flag.is_some(),
                 e.connect.is_some(),
                 e.adjudicate_full_board,
-            )
-        };
-        let frame = |v: &Variant| {
-            let r = &v.rules;
-            [
+                r.succession.is_empty(),
                 r.checking,
                 r.forbid_checks,
                 r.must_capture,
@@ -121,12 +121,9 @@ impl Variant {
                 r.pass.iter().any(|&p| p),
                 r.pass_on_stalemate.iter().any(|&p| p),
                 r.mobility.iter().flatten().any(Option::is_some),
-            ]
+            ];
+            (counts, values, flags)
         };
-        a.geometry.boards == b.geometry.boards
-            && royal_types(self) == royal_types(other)
-            && a.succession.is_empty() == b.succession.is_empty()
-            && ends(self) == ends(other)
-            && frame(self) == frame(other)
+        what_counts(self) == what_counts(other)
     }
 }
