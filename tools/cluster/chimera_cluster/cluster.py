@@ -5,7 +5,9 @@ retryable, the progress line).
 """
 
 import os
+import socket
 import sys
+import threading
 import time
 
 INSTALL_HINT = "python3 -m pip install 'ray[default]'   (or: pip install ray)"
@@ -48,6 +50,39 @@ def connect(address, local_cpus=None):
     else:
         ray.init(address=address, **kwargs)
     return ray
+
+
+def watch_head(ray, on_lost, every=5.0, misses=3):
+    """Calls `on_lost()` from a background thread when the cluster's head stops answering.
+
+    Without it a driver whose cluster vanished would hang until Ray's own timeout ends the
+    process (60 s, with a message about the GCS that says nothing of what was kept). The
+    check is a plain TCP connection to the head's GCS port: cheap, and it fails at once when
+    the head is gone. `on_lost` is expected to end the process: what is on disk is always
+    whole (see datafile), so an exit at any moment loses nothing finished.
+    """
+    try:
+        host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
+        port = int(port)
+    except Exception:
+        return None
+
+    def watch():
+        missed = 0
+        while True:
+            time.sleep(every)
+            try:
+                with socket.create_connection((host, port), timeout=every):
+                    missed = 0
+            except OSError:
+                missed += 1
+                if missed >= misses:
+                    on_lost(f"the cluster's head {host}:{port} stopped answering")
+                    return
+
+    t = threading.Thread(target=watch, name="chimera-cluster-head-watch", daemon=True)
+    t.start()
+    return t
 
 
 def capacity(ray, cpus_per_task: float) -> int:

@@ -13,6 +13,7 @@ running the command again with the same output adds the next shards, those first
 """
 
 import os
+import sys
 import time
 
 from . import cluster, datafile, plan, tasks
@@ -87,12 +88,16 @@ class Driver:
         self.made = 0  # positions of the shards finished by this run
         self.made_shards = 0
         self.retried = 0
+        # Positions per shard seen (the last run's first): how many shards the target needs.
+        self.seen = [s["positions"] for s in out.manifest["shards"][-32:]]
 
     def seed(self, shard):
         return plan.shard_seed(self.args.seed, shard)
 
     def commit_ready(self):
-        """Appends the stored shards that come next in order, up to the target."""
+        """Appends the stored shards that come next in order, up to the target: the output
+        keeps the fewest leading shards that hold the positions asked for, decided on the
+        prefix only, never on whichever shards happened to finish first."""
         while (self.out.committed_positions < self.target
                and self.out.committed in self.sizes):
             k = self.out.committed
@@ -145,6 +150,7 @@ class Driver:
         for k, path in sorted(out.stored().items()):
             try:
                 self.sizes[k] = out.positions_of_stored(k, self.games)
+                self.seen.append(self.sizes[k])
             except datafile.ShardError:
                 os.remove(path)  # cannot happen with atomic writes; a hand-made file
         if self.sizes:
@@ -163,15 +169,21 @@ class Driver:
         except Exception as e:
             self.bar.say(f"chimera_cluster: no live progress ({cluster.short_error(e)})")
         started = time.time()
+        cluster.watch_head(ray, self.vanished)
         status = 0
         try:
             while out.committed_positions < self.target:
                 cap = cluster.capacity(ray, args.cpus_per_shard)
+                # Holes first (a shard that failed, below others finished or under way): the
+                # file cannot move on past them.
+                free = max(0, cap - len(self.in_flight))
+                for k in self.holes()[:max(free, 0 if self.in_flight else 1)]:
+                    self.launch(remote, progress, k)
                 have = out.committed_positions + sum(self.sizes.values())
-                n = plan.shards_wanted(have, list(self.sizes.values()) or self.made_sizes(),
-                                       self.target, len(self.in_flight), cap)
+                n = plan.shards_wanted(have, self.seen[-32:], self.target,
+                                       len(self.in_flight), cap)
                 if n == 0 and not self.in_flight:
-                    n = 1  # a gap below stored shards: only its shard can move the output on
+                    n = 1  # below the target with nothing under way: one more shard
                 for k in self.next_shards(n):
                     self.launch(remote, progress, k)
                 ready, _ = ray.wait(list(self.in_flight), num_returns=1, timeout=1.0)
@@ -204,8 +216,12 @@ class Driver:
               + (f"; {len(self.sizes)} finished shards kept for the next run" if self.sizes else ""))
         return status
 
-    def made_sizes(self):
-        return [s["positions"] for s in self.out.manifest["shards"][-8:]]
+    def holes(self):
+        """Shards below the highest one finished or under way that are neither."""
+        busy = {s for s, _ in self.in_flight.values()}
+        top = max(list(busy) + list(self.sizes), default=self.out.committed - 1)
+        return [k for k in range(self.out.committed, top)
+                if k not in busy and k not in self.sizes]
 
     def finish(self, ref):
         """One task ended: keep its shard, or sort its failure."""
@@ -226,6 +242,7 @@ class Driver:
             self.retry(shard, attempt, f"{result['node']}: shard {shard}: {e}")
             return
         self.sizes[shard] = positions
+        self.seen.append(positions)
         self.made += positions
         self.made_shards += 1
 
@@ -245,6 +262,17 @@ class Driver:
             except Exception:
                 pass
         self.in_flight.clear()
+
+    def vanished(self, why):
+        """The head is gone (called from the watch thread): say what is kept and exit now;
+        Ray cannot be shut down cleanly without its head."""
+        self.bar.close()
+        print(f"chimera_cluster: datagen stopped ({why}); {self.out.out} holds "
+              f"{self.out.committed} whole shards ({self.out.committed_positions} positions) "
+              f"and {len(self.sizes)} more are kept; run the same command again to go on",
+              flush=True)
+        sys.stderr.flush()
+        os._exit(3)
 
     def lost(self, why) -> int:
         self.bar.close()

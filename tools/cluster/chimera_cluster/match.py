@@ -143,6 +143,7 @@ class Match:
               + (f", SPRT {self.test.describe()}" if self.test else ""), flush=True)
         out = open(args.pgn, "a", encoding="utf-8") if args.pgn else None
         started = time.time()
+        cluster.watch_head(ray, self.vanished)
         status = 0
         try:
             while self.next_pair < self.pairs and self.decision is None:
@@ -203,6 +204,13 @@ class Match:
             except Exception:
                 pass
         self.in_flight.clear()
+
+    def vanished(self, why):
+        """The head is gone (called from the watch thread): the PGN holds the games taken so
+        far, each written whole; exit now, Ray cannot be shut down without its head."""
+        print(f"chimera_cluster: match stopped ({why}) after {self.tally.games()} games "
+              f"({sprt.result_line(self.tally)}); the PGN holds them", flush=True)
+        os._exit(3)
 
     def lost(self, why) -> int:
         print(f"chimera_cluster: match stopped ({why}) after {self.tally.games()} games; the PGN "

@@ -31,28 +31,6 @@ def shard_seed(base: int, shard: int) -> int:
     return mix64((base & MASK) ^ mix64(shard))
 
 
-def shards_to_keep(positions_per_shard, target):
-    """How many leading shards a run keeps: the fewest, in shard order, holding `target`
-    positions or more.
-
-    `positions_per_shard` lists the positions of shards 0, 1, ... as far as they are known
-    (None for a shard not finished yet). Returns `(count, done)`: `done` is True when the
-    count is decided (the prefix reaches the target without a gap); otherwise `count` is the
-    length of the finished prefix so far. Deciding on the prefix, never on whichever shards
-    happened to finish first, is what makes the output independent of the worker count.
-    """
-    if target <= 0:
-        return 0, True
-    total = 0
-    for k, n in enumerate(positions_per_shard):
-        if n is None:
-            return k, False
-        total += n
-        if total >= target:
-            return k + 1, True
-    return len(positions_per_shard), False
-
-
 def shards_wanted(finished_positions, known_shard_sizes, target, in_flight, capacity):
     """How many more shards to start now: enough that the shards finished (holding
     `finished_positions`) and the `in_flight` ones under way are expected to reach `target`

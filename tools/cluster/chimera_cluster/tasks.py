@@ -22,6 +22,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -36,12 +37,14 @@ class TaskFailed(Exception):
 
 def node_label() -> str:
     """This worker's machine, as an error message names it: host, address and Ray node id."""
-    try:
-        import ray
-        node = ray.get_runtime_context().get_node_id()[:12]
-        ip = ray.util.get_node_ip_address()
-    except Exception:  # outside Ray (unit tests): the host name says enough
-        node, ip = "?", "?"
+    node, ip = "?", "?"
+    ray = sys.modules.get("ray")  # imported by the worker already; never imported here
+    if ray is not None and ray.is_initialized():
+        try:
+            node = ray.get_runtime_context().get_node_id()[:12]
+            ip = ray.util.get_node_ip_address()
+        except Exception:
+            pass
     return f"node {socket.gethostname()} ({ip}, id {node})"
 
 

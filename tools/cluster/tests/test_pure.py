@@ -37,12 +37,6 @@ class Plan(unittest.TestCase):
         self.assertFalse(set(seeds[:1000]) & {plan.shard_seed(2, k) for k in range(1000)})
         self.assertTrue(all(0 <= s < 2 ** 64 for s in seeds))
 
-    def test_the_kept_prefix(self):
-        self.assertEqual(plan.shards_to_keep([10, 10, 10], 15), (2, True))
-        self.assertEqual(plan.shards_to_keep([10, None, 10], 15), (1, False))
-        self.assertEqual(plan.shards_to_keep([10, 10], 25), (2, False))
-        self.assertEqual(plan.shards_to_keep([], 0), (0, True))
-
     def test_shards_wanted(self):
         # Nothing measured yet: fill the cluster.
         self.assertEqual(plan.shards_wanted(0, [], 1000, 0, 8), 8)
@@ -197,6 +191,43 @@ class Statistics(unittest.TestCase):
                     ["elo0=x", "elo1=1"], ["elo0=0", "elo1=100000"], ["foo=1"], ["elo0"]):
             with self.assertRaises(ValueError, msg=str(bad)):
                 sprt.Sprt.parse(bad)
+
+
+class Workers(unittest.TestCase):
+    """The checks a worker makes before it runs anything (no Ray needed to call them)."""
+
+    def test_a_worker_without_the_binary_is_named_and_fatal(self):
+        from chimera_cluster import cluster, tasks
+        job = {"chimera": "/nonexistent/chimera", "chimera_sha256": "", "variant": "chess",
+               "nodes": 1, "games": 1, "random_plies": 0, "max_plies": 1, "hash": 1,
+               "net": None, "variants": []}
+        with self.assertRaises(tasks.Misconfigured) as e:
+            tasks.run_shard(job, 0, 1, 1)
+        self.assertIn("node ", str(e.exception))
+        self.assertIn("/nonexistent/chimera is not there", str(e.exception))
+        self.assertTrue(cluster.is_fatal(e.exception))
+        self.assertFalse(cluster.is_fatal(tasks.TaskFailed("killed")))
+
+    def test_another_build_is_refused(self):
+        from chimera_cluster import tasks
+        with tempfile.NamedTemporaryFile(delete=False) as f:
+            f.write(b"#!/bin/sh\n")
+        try:
+            os.chmod(f.name, 0o755)
+            tasks.check_files(f.name, tasks.file_digest(f.name), [])
+            with self.assertRaises(tasks.Misconfigured) as e:
+                tasks.check_files(f.name, "0" * 64, [])
+            self.assertIn("another build", str(e.exception))
+            with self.assertRaises(tasks.Misconfigured):
+                tasks.check_files(f.name, "", ["/nonexistent/net.nnue"])
+        finally:
+            os.remove(f.name)
+
+    def test_engine_programs(self):
+        from chimera_cluster import tasks
+        self.assertEqual(tasks.engine_program("cmd=/x/eng proto=uci"), "/x/eng")
+        self.assertEqual(tasks.engine_program("cmd='/x/eng --uci' proto=uci name=A"), "/x/eng")
+        self.assertIsNone(tasks.engine_program("proto=uci"))
 
 
 class NoRay(unittest.TestCase):
