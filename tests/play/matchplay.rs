@@ -151,7 +151,8 @@ fn chimera_plays_itself_in_grand_and_seirawan() {
 }
 
 /// The games of a PGN text without their `Date` tags (a run over midnight changes them) and
-/// comments (which hold each move's time).
+/// comments (which hold each move's time), with whitespace collapsed (lines are wrapped by
+/// their length, comments included).
 fn games_without_dates(text: &str) -> Vec<String> {
     let mut kept = String::new();
     let mut depth = 0;
@@ -168,7 +169,7 @@ fn games_without_dates(text: &str) -> Vec<String> {
     }
     kept.split("[Event ")
         .filter(|g| !g.trim().is_empty())
-        .map(str::to_string)
+        .map(|g| g.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
 

@@ -72,7 +72,6 @@ class Match:
         self.tally = sprt.Tally()
         self.decision = None  # (verdict, game number 1-based, llr)
         self.endings = {}
-        self.names = None
         self.retried = 0
 
     def games_of(self, pair):
@@ -106,7 +105,9 @@ class Match:
 
     def take(self, out):
         """Takes finished pairs in order: PGN, tally, one line per game, the SPRT."""
-        while self.next_pair in self.done and self.decision_open():
+        # Until the SPRT decides; the deciding pair itself is finished (the loop over its
+        # games goes on), so both colours of its opening count.
+        while self.next_pair in self.done and self.decision is None:
             for text in self.done.pop(self.next_pair):
                 t = pgn.tags(text)
                 points = pgn.first_engine_points(t)
@@ -128,11 +129,6 @@ class Match:
                     if verdict != "continue":
                         self.decision = (verdict, s.games(), self.test.llr(s))
             self.next_pair += 1
-
-    def decision_open(self):
-        """Pairs are taken until the SPRT decides; the deciding pair itself is finished
-        (its second game is taken in the same loop above)."""
-        return self.decision is None
 
     def run(self) -> int:
         ray, args = self.ray, self.args

@@ -16,7 +16,8 @@ outputs checked against Chimera run without Ray.
    the second node's raylet is killed while pairs are being played. Checks: the lost pair
    was played again; the SPRT stopped the match before its end; the PGN's games are numbered
    1..N in order, equal move for move to a one-machine `chimera match` of N games, and every
-   result is the one python-chess (an independent referee) finds on the board.
+   result is the one python-chess (an independent referee) finds on the board. Then a match
+   naming an engine that no machine has must stop with an error naming the machine.
 
 usage: cluster_e2e.py --chimera PATH [--keep]     exit code 0: passed, 1: failed
 """
@@ -227,7 +228,8 @@ def datagen_part(chimera, cl, root):
     check(re.search(r"shard \d+ attempt 1 failed \(.*killed by signal 9", text),
           "the killed shard was not retried")
     manifest = json.load(open(out + ".cluster.json"))
-    first = check_data(chimera, out, manifest, root)
+    # The bytes are checked once, after the second run, which must leave these as they are.
+    first = check_data(chimera, out, manifest, root, remake=False)
     check(sum(s["positions"] for s in manifest["shards"]) >= 1500, "too few positions")
     log("datagen again on the same output: 300 more positions")
     r = cli(common + ["--positions", "300"], cl.env)
@@ -251,15 +253,17 @@ def datagen_part(chimera, cl, root):
         "train reads them all")
 
 
-def check_data(chimera, out, manifest, root):
-    """Every shard once and in order, and the file equal to the shards made again without Ray,
-    one plain `chimera datagen` per shard seed, joined as the format says."""
+def check_data(chimera, out, manifest, root, remake=True):
+    """Every shard once and in order, and (with `remake`) the file equal to the shards made
+    again without Ray, one plain `chimera datagen` per shard seed, joined as the format says."""
     data = open(out, "rb").read()
     banners = re.findall(rb"^#shard (\d+) seed=(\d+) games=(\d+) positions=(\d+)$", data, re.M)
     shards = [int(b[0]) for b in banners]
     check(shards == list(range(len(manifest["shards"]))),
           f"shards in the file: {shards}, manifest: {len(manifest['shards'])}")
     check(len(data) == manifest["out_bytes"], "the file's length is not the manifest's")
+    if not remake:
+        return data
     expect = b""
     for s in manifest["shards"]:
         ref = os.path.join(root, f"ref-{s['shard']}.data")
@@ -361,7 +365,10 @@ def match_part(chimera, cl, root):
     check(r.returncode == 0, r.stderr)
 
     def moves(text):
-        return [re.sub(r"\{[^}]*\}|\[Date [^\]]*\]", "", g) for g in pgnlib.split_games(text)]
+        # Without the dates and the comments (each move's time), and with whitespace
+        # collapsed: the writer wraps lines by their length, comments included.
+        return [" ".join(re.sub(r"\{[^}]*\}|\[Date [^\]]*\]", "", g).split())
+                for g in pgnlib.split_games(text)]
     check(moves(open(pgn).read()) == moves(open(ref).read()),
           "the cluster's games differ from one machine's")
     has_chess = subprocess.run([sys.executable, "-c", "import chess.pgn"],
@@ -378,6 +385,15 @@ def match_part(chimera, cl, root):
     check(r.returncode == 0, f"chimera pgn-check: {r.stdout}{r.stderr}")
     log(f"match checked: {n} games, equal to one machine's, refereed"
         + (" by python-chess" if has_chess else ""))
+    # A machine without a program the run needs stops the run, naming the machine.
+    r = cli(["match", "--address", cl.address, "--chimera", chimera, "--games", "2",
+             "--engine", "cmd=/nonexistent/engine proto=uci", "--engine", strong,
+             "--tc", "inf"], cl.env, timeout=120)
+    print(r.stdout + r.stderr)
+    check(r.returncode != 0 and re.search(r"node \S+ \(.*\): the engine /nonexistent/engine "
+                                          r"is not there", r.stdout + r.stderr),
+          "a missing engine was not reported with its node")
+    log("a missing engine stops the run, naming the node")
 
 
 def main():
