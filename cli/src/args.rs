@@ -43,6 +43,7 @@ commands:
                       --openings FILE.epd | --random-plies K  [--seed S]
                       --pgn FILE (appended)  --sprt elo0=0 elo1=5 [alpha=0.05 beta=0.05]
                       --time-margin MS (100)  --max-moves N (500; 0 = none)  --debug
+                      --first-pair P: start at pair P (games 2P+1..), as in the whole match
   datagen --out FILE [--variant V] [--nodes N] [--games G] [--threads T]
           [--random-plies K] [--seed S] [--max-plies P] [--net NET] [--hash MB]
                       self-play for training data: N nodes a move (5000), G games (100),

@@ -55,6 +55,10 @@ pub struct MatchConfig {
     pub variant: String,
     /// Games in all (pairs of games share an opening, colours swapped).
     pub games: u32,
+    /// The first game pair played (`--first-pair`): the match plays games `2 * first_pair`
+    /// on, numbered and opened as the same games of a match started at pair 0, so a slice of
+    /// a long match can be played anywhere (the cluster runner's tasks) and be the same games.
+    pub first_pair: u32,
     /// Each engine's time control (index 0 = the first engine): its own `tc=`, else `--tc`.
     pub tc: [TimeControl; 2],
     /// The clock overstep forgiven, in ms.
@@ -147,6 +151,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let mut engines = Vec::new();
     let mut variant = "chess".to_string();
     let mut games = 2u32;
+    let mut first_pair = 0u32;
     let mut tc: Option<TimeControl> = None;
     let mut margin_ms = DEFAULT_MARGIN_MS;
     let mut concurrency = 1usize;
@@ -175,6 +180,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                     return Err("--games must be at least 1".into());
                 }
             }
+            "--first-pair" => first_pair = number(&value()?, "pair number")?,
             "--tc" => tc = Some(value()?.parse()?),
             "--time-margin" => margin_ms = number(&value()?, "time margin")?,
             "--concurrency" => {
@@ -231,10 +237,19 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
         }
     }
+    // Game numbers are u32 and a pair's second game is numbered 2 * pair + 1.
+    if first_pair
+        .checked_mul(2)
+        .and_then(|g| g.checked_add(games))
+        .is_none()
+    {
+        return Err("--first-pair and --games: game numbers beyond 2^32".into());
+    }
     Ok(MatchConfig {
         engines,
         variant,
         games,
+        first_pair,
         tc,
         margin_ms,
         concurrency,
@@ -328,6 +343,28 @@ mod tests {
             &["--tc"],
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn reads_the_first_pair() {
+        let engines = ["--engine", "cmd=a proto=uci", "--engine", "cmd=b proto=uci"];
+        let with = |extra: &[&str]| {
+            let mut a = engines.to_vec();
+            a.extend_from_slice(&["--tc", "1+0.1"]);
+            a.extend_from_slice(extra);
+            parse(&args(&a))
+        };
+        assert_eq!(with(&[]).unwrap().first_pair, 0);
+        let c = with(&["--first-pair", "7", "--games", "2"]).unwrap();
+        assert_eq!((c.first_pair, c.games), (7, 2));
+        for bad in [
+            &["--first-pair", "-1"][..],
+            &["--first-pair", "x"],
+            &["--first-pair"],
+            &["--first-pair", "2147483647", "--games", "2"],
+        ] {
+            assert!(with(bad).is_err(), "{bad:?}");
         }
     }
 

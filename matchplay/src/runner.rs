@@ -50,8 +50,10 @@ fn worker(shared: &Shared, tx: &Sender<Message>) {
     let config = &shared.config;
     let mut players: [Option<Box<dyn Player>>; 2] = [None, None];
     while !shared.stop.load(Ordering::SeqCst) {
-        let game = shared.next_game.fetch_add(1, Ordering::SeqCst);
-        if game >= config.games {
+        // Game numbers are the whole match's: a slice from `--first-pair` plays the games a
+        // match from pair 0 would have played under those numbers.
+        let game = 2 * config.first_pair + shared.next_game.fetch_add(1, Ordering::SeqCst);
+        if game >= 2 * config.first_pair + config.games {
             break;
         }
         for (slot, spec) in players.iter_mut().zip(&config.engines) {
@@ -230,10 +232,14 @@ pub fn run_match(
             names[0], config.tc[0], names[1], config.tc[1]
         )
     };
+    let slice = match config.first_pair {
+        0 => String::new(),
+        p => format!(" from pair {p} (game {})", 2 * p + 1),
+    };
     w(
         out,
         format!(
-            "Match {event}: {} games, tc {tc_text}, concurrency {}",
+            "Match {event}: {} games{slice}, tc {tc_text}, concurrency {}",
             config.games, config.concurrency
         ),
     )?;

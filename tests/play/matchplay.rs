@@ -150,6 +150,72 @@ fn chimera_plays_itself_in_grand_and_seirawan() {
     self_play("seirawan", 2, &[]);
 }
 
+/// The games of a PGN text without their `Date` tags (a run over midnight changes them) and
+/// comments (which hold each move's time), with whitespace collapsed (lines are wrapped by
+/// their length, comments included).
+fn games_without_dates(text: &str) -> Vec<String> {
+    let mut kept = String::new();
+    let mut depth = 0;
+    for line in text.lines().filter(|l| !l.starts_with("[Date ")) {
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => kept.push(c),
+                _ => {}
+            }
+        }
+        kept.push('\n');
+    }
+    kept.split("[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| g.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn a_slice_from_a_later_pair_plays_the_same_games() {
+    // `--first-pair 1 --games 2` must play games 3 and 4 of the whole match: the same
+    // openings, colours, round numbers and (at a fixed depth) moves, which is what lets the
+    // cluster runner (tools/cluster) hand pairs to any machine.
+    let spec_a = chimera_spec("uci", "A", 2);
+    let spec_b = chimera_spec("uci", "B", 3);
+    let play = |name: &str, extra: &[&str]| {
+        let pgn = temp_pgn(name);
+        let pgn_arg = pgn.to_string_lossy().into_owned();
+        let mut args = vec![
+            "--engine",
+            &spec_a,
+            "--engine",
+            &spec_b,
+            "--tc",
+            "inf",
+            "--random-plies",
+            "4",
+            "--seed",
+            "5",
+            "--max-moves",
+            "40",
+            "--pgn",
+            &pgn_arg,
+        ];
+        args.extend(extra);
+        let (out, text) = run_match(&args, None);
+        assert!(out.status.success(), "{text}");
+        let pgn_text = std::fs::read_to_string(&pgn).expect("the PGN was written");
+        let _ = std::fs::remove_file(&pgn);
+        (text, games_without_dates(&pgn_text))
+    };
+    let (_, whole) = play("whole", &["--games", "4"]);
+    let (text, slice) = play("slice", &["--games", "2", "--first-pair", "1"]);
+    assert!(text.contains("2 games from pair 1 (game 3)"), "{text}");
+    assert!(text.contains("Game 3 (A vs B)"), "{text}");
+    assert!(text.contains("Game 4 (B vs A)"), "{text}");
+    assert_eq!(whole.len(), 4);
+    assert_eq!(slice, whole[2..]);
+    assert!(slice[0].contains("[Round \"3\"]"), "{}", slice[0]);
+}
+
 #[test]
 fn turns_of_two_parts_are_played_and_written_as_one_token() {
     // Alice Guard: the random opening plies, the engines' replies and the PGN words are whole
