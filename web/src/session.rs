@@ -15,7 +15,7 @@ use chimera_engine::rules::result_token;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
 use chimera_engine::{Color, Move, Position, Registry};
 use chimera_protocol::options::MULTIPV;
-use chimera_protocol::state::{panic_text, EngineState, Event, Output};
+use chimera_protocol::state::{panic_text, EngineState, Event, Output, SearchFor};
 use serde_json::{json, Value};
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::CloseFrame;
@@ -540,10 +540,13 @@ impl Session {
                 tx: self.progress_tx.clone(),
                 forward: false,
             });
-            match self
-                .state
-                .start_search_on(pos, review::limits(), false, report)
-            {
+            match self.state.start_search_on(
+                pos,
+                review::limits(),
+                false,
+                SearchFor::Analysis,
+                report,
+            ) {
                 Ok(()) => {
                     self.review = Some(ply);
                     self.purpose = Some(Purpose::Review(ply));
@@ -754,7 +757,15 @@ impl Session {
             forward: true,
         });
         let open_ended = purpose == Purpose::Analysis;
-        match self.state.start_search(limits, open_ended, report) {
+        let search_for = if purpose == Purpose::Move {
+            SearchFor::Move
+        } else {
+            SearchFor::Analysis
+        };
+        match self
+            .state
+            .start_search(limits, open_ended, search_for, report)
+        {
             Ok(()) => {
                 self.purpose = Some(purpose);
                 self.outbox

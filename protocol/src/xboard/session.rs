@@ -25,7 +25,7 @@ use chimera_engine::{Color, Move, MoveError, Position};
 use crate::dialect::{Dialect, Flow};
 use crate::facts::ENGINE_NAME;
 use crate::options::{self, xboard_feature, Front, HASH, OPTIONS, THREADS};
-use crate::state::{EngineState, Event, Finished, Output};
+use crate::state::{EngineState, Event, Finished, Output, SearchFor};
 use crate::wire::xboard_move_lines;
 use crate::xboard::command::XbCommand;
 use crate::xboard::highlight::{choice_line, highlight_line};
@@ -331,7 +331,10 @@ impl Xboard {
                     multipv: self.state.options.multipv,
                     ..Default::default()
                 };
-                if let Err(e) = self.state.start_search(limits, true, report) {
+                if let Err(e) = self
+                    .state
+                    .start_search(limits, true, SearchFor::Analysis, report)
+                {
                     self.out(&format!("Error ({e}): analyze"));
                 }
             }
@@ -348,7 +351,10 @@ impl Xboard {
             return;
         }
         let limits = self.limits();
-        if let Err(e) = self.state.start_search(limits, false, report) {
+        if let Err(e) = self
+            .state
+            .start_search(limits, false, SearchFor::Move, report)
+        {
             self.out(&format!("Error ({e}): go"));
         }
     }
@@ -384,7 +390,7 @@ impl Xboard {
         let report = self.thinking_report(&root);
         if self
             .state
-            .start_search_on(root, limits, true, report)
+            .start_search_on(root, limits, true, SearchFor::Move, report)
             .is_ok()
         {
             self.out(&format!("Hint: {text}"));
