@@ -14,7 +14,7 @@ use std::time::Duration;
 use chimera_engine::rules::result_token;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
 use chimera_engine::{Color, Move, Position, Registry};
-use chimera_protocol::options::MULTIPV;
+use chimera_protocol::options::{MULTIPV, SKILL_LEVEL};
 use chimera_protocol::state::{panic_text, EngineState, Event, Output, SearchFor};
 use serde_json::{json, Value};
 use tungstenite::protocol::frame::coding::CloseCode;
@@ -299,6 +299,7 @@ impl Session {
                 Ok(())
             }
             "analyse" => self.analyse(&msg),
+            "strength" => self.strength(&msg),
             "fen" => self.fen(&msg),
             "pgn" => {
                 self.pgn();
@@ -635,6 +636,16 @@ impl Session {
         Ok(())
     }
 
+    /// `{"type":"strength","level":N}`: the engine's playing strength, the option `Skill
+    /// Level` (0 to 20, 20 full strength), checked by the options table. It takes effect
+    /// from the engine's next move; analysis is always at full strength.
+    fn strength(&mut self, msg: &Value) -> Result<(), String> {
+        let level = msg.get("level").ok_or("'level' (0 to 20) is missing")?;
+        settings::set(&mut self.state, &SKILL_LEVEL, "level", level)?;
+        self.changed();
+        Ok(())
+    }
+
     /// `{"type":"fen"}` answers the FEN; with `"fen":F` it sets the position up.
     fn fen(&mut self, msg: &Value) -> Result<(), String> {
         if msg.get("fen").is_some() {
@@ -885,6 +896,7 @@ impl Session {
             "engine": { "white": self.engine[0], "black": self.engine[1] },
             "analysing": self.analysing,
             "multipv": self.state.options.multipv,
+            "skill": self.state.options.skill_level,
             "tc": tc,
             "clocks": clocks,
             "evals": self.evals,
