@@ -1437,6 +1437,12 @@ fn vanguard_under_xboard_keeps_xboard_s_board_in_step() {
         std::thread::sleep(Duration::from_millis(5));
     }
     let mv = xboard_move(&out).unwrap();
-    assert!(mv.matches(',').count() <= 1 && mv.matches('x').count() <= 1, "{mv}");
-    assert!(mv.starts_with("c0"), "the Helepolis sweeps what it can: {mv}");
+    assert!(
+        mv.matches(',').count() <= 1 && mv.matches('x').count() <= 1,
+        "{mv}"
+    );
+    assert!(
+        mv.starts_with("c0"),
+        "the Helepolis sweeps what it can: {mv}"
+    );
 }

@@ -35,12 +35,12 @@ impl Default for Skill {
     }
 }
 
-/// The measured Elo of each level below full strength, levels 0 to 19, on the scale of
-/// docs/results.md ("Skill levels": Fairy-Max 5.0b taken as 2000). Levels between the measured
-/// ones are interpolated; the table is what `UCI_Elo` is read by.
+/// The Elo of each level below full strength, levels 0 to 19, on the scale of docs/results.md
+/// ("Skill levels": Fairy-Max 5.0b taken as 2000, chess at 3+0.03): levels 0, 4, 8, 12 and 16
+/// measured by games, the others interpolated between them. `UCI_Elo` is read by this table.
 pub const LEVEL_ELO: [i32; Skill::FULL as usize] = [
-    800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900, 2000, 2100, 2200, 2300,
-    2400, 2500, 2600, 2700,
+    1630, 1675, 1720, 1765, 1810, 1920, 2025, 2135, 2240, 2270, 2305, 2335, 2370, 2385, 2395, 2410,
+    2420, 2465, 2505, 2550,
 ];
 
 /// The least `UCI_Elo` accepted (level 0's).
