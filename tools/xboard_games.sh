@@ -2,7 +2,9 @@
 # Chimera against itself through real XBoard (4.9) under Xvfb, one short game per line of
 # GAMES below: the seed games Pawn Vault, Pioneer and Alice from the start and from an opening
 # that holds every move kind written as a person types it (tools/xboard/*.pgn), then Vanguard,
-# chess, Capablanca and S-Chess as a regression. A game passes when XBoard's PGN has a result
+# chess, Capablanca and S-Chess as a regression; Vanguard also four times at lower skill
+# levels with fixed seeds (each game different), which brings the multi-leg moves, the
+# Wizard's swaps and the General's long sideways moves that once cost forfeits. A game passes when XBoard's PGN has a result
 # and its debug log shows no illegal move, no forfeit and no engine error.
 #
 # Usage: tools/xboard_games.sh [NAME...]   (names from GAMES; all by default)
@@ -41,6 +43,10 @@ GAMES=(
     "alice|alice|-|-testLegality false"
     "alice-person|alice|tools/xboard/alice.pgn|-testLegality false"
     "vanguard|vanguard|-|-testLegality false -rankOffset 1 -firstOptions RankBase=0 -secondOptions RankBase=0 -searchDepth 3 -tc 5"
+    "vanguard-2|vanguard|-|-testLegality false -rankOffset 1 -firstOptions 'RankBase=0,Skill Level=15,Skill Seed=1' -secondOptions 'RankBase=0,Skill Level=15,Skill Seed=2' -searchDepth 4 -tc 5"
+    "vanguard-3|vanguard|-|-testLegality false -rankOffset 1 -firstOptions 'RankBase=0,Skill Level=15,Skill Seed=3' -secondOptions 'RankBase=0,Skill Level=15,Skill Seed=4' -searchDepth 4 -tc 5"
+    "vanguard-4|vanguard|-|-testLegality false -rankOffset 1 -firstOptions 'RankBase=0,Skill Level=12,Skill Seed=5' -secondOptions 'RankBase=0,Skill Level=12,Skill Seed=6' -searchDepth 4 -tc 5"
+    "vanguard-5|vanguard|-|-testLegality false -rankOffset 1 -firstOptions 'RankBase=0,Skill Level=12,Skill Seed=7' -secondOptions 'RankBase=0,Skill Level=12,Skill Seed=8' -searchDepth 4 -tc 5"
     "chess|normal|-|"
     "capablanca|capablanca|-|"
     "seirawan|seirawan|-|"
@@ -115,15 +121,16 @@ person_game() {
 # One game: plays it in $OUT/$1 and prints one line, `ok ...` or `FAIL ...`; fails with it.
 play_game() {
     local name=$1 variant=$2 opening=$3 extra=$4
-    local dir rc start secs bad relayed result reason want answered n xvfb
+    local dir rc start secs bad relayed result reason want answered n xvfb extra_arr
     dir="$OUT/$name"
     rm -rf "$dir"
     mkdir -p "$dir"
     : >"$dir/xboardrc"
     start=$(date +%s)
     if [ "$opening" = "-" ]; then
+        # The options as the shell would split them, quotes kept ('Skill Level=15').
+        eval "extra_arr=($extra)"
         start_xvfb "$dir/display"
-        # shellcheck disable=SC2086 # $extra is a list of options
         DISPLAY=":$n" timeout 240 "$XBOARD" \
             -settingsFile "$dir/xboardrc" -saveSettingsFile "$dir/xboardrc" \
             -fcp "$ENGINE xboard" -fd "$dir" -scp "$ENGINE xboard" -sd "$dir" \
@@ -131,7 +138,7 @@ play_game() {
             -ponderNextMove false -autoCallFlag true -popupExitMessage false \
             -popupMoveErrors false -adjudicateDrawMoves 150 \
             -debug -nameOfDebugFile "$dir/debug.txt" -saveGameFile "$dir/game.pgn" \
-            $extra >"$dir/xboard.out" 2>&1
+            "${extra_arr[@]}" >"$dir/xboard.out" 2>&1
         rc=$?
         kill "$xvfb" 2>/dev/null
         wait "$xvfb" 2>/dev/null

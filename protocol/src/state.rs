@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use chimera_engine::registry::{LoadReport, Registry};
 use chimera_engine::search::{
-    Evaluator, Limits, SearchReport, SearchResult, Searcher, SEARCH_STACK_BYTES,
+    skill, Evaluator, Limits, SearchReport, SearchResult, Searcher, Skill, SEARCH_STACK_BYTES,
 };
 use chimera_engine::{Move, MoveError, Position, VariantRef};
 use chimera_nnue::builtin::{self, Source};
@@ -137,6 +137,14 @@ pub struct Options {
     /// XBoard's number of the first rank on the wire (`RankBase`): 1, or 0 for XBoard's
     /// `-rankOffset 1`.
     pub rank_base: u8,
+    /// `Skill Level`: 0 to 20, 20 being full strength (engine/src/search/skill.rs).
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo` instead of `Skill Level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for when `limit_strength` is on.
+    pub elo: i32,
+    /// `Skill Seed`: the seed of a weakened search's random choices; 0 draws one at start-up.
+    pub skill_seed: u64,
 }
 
 impl Default for Options {
@@ -152,6 +160,10 @@ impl Default for Options {
             eval_file: String::new(),
             use_nets: true,
             rank_base: 1,
+            skill_level: Skill::FULL,
+            limit_strength: false,
+            elo: skill::MAX_ELO,
+            skill_seed: 0,
         }
     }
 }
@@ -162,6 +174,17 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 /// The most search threads accepted.
 pub const MAX_THREADS: usize = 256;
+
+/// What a search is for: a move to play, at the strength the skill options set, or analysis,
+/// always at full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchFor {
+    /// The engine's move in a game (pondering included).
+    Move,
+    /// Lines for a person to read (UCI `go infinite`, XBoard `analyze`, the web board's
+    /// analysis and review).
+    Analysis,
+}
 
 /// The search (or perft count) that is running, as the dialect sees it.
 #[derive(Clone, Debug)]
@@ -206,10 +229,21 @@ pub struct EngineState {
     /// forgotten when it comes back.
     eval_dirty: bool,
     events: Sender<Event>,
+    /// The seed of weakened searches when `Skill Seed` is 0, drawn when the state is made.
+    drawn_seed: u64,
     /// How the dialect writes an error line (UCI `info string error: ...`, XBoard
     /// `Error (...): ...`), for the errors found away from a command: a table size that could
     /// not be had once a search ended, a job that failed.
     pub error_line: fn(&str) -> String,
+}
+
+/// A seed for the random choices of weakened searches that differs from run to run: the
+/// clock's nanoseconds and the process id (never 0).
+fn drawn_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) | 1
 }
 
 /// The UCI form of an error line, the default [`EngineState::error_line`].
@@ -245,6 +279,7 @@ impl EngineState {
             hash_dirty: false,
             eval_dirty: false,
             events,
+            drawn_seed: drawn_seed(),
             error_line: uci_error_line,
         }
     }
@@ -362,6 +397,22 @@ impl EngineState {
 
     /// Applies the thread options to the searcher (now, or when it comes back from a running
     /// search).
+    /// The strength that the skill options set for the engine's moves: `UCI_Elo`'s level when
+    /// `UCI_LimitStrength` is on, else `Skill Level`; the seed is `Skill Seed`, or the one drawn
+    /// when this state was made.
+    pub fn skill(&self) -> Skill {
+        let level = if self.options.limit_strength {
+            skill::level_for_elo(self.options.elo)
+        } else {
+            self.options.skill_level
+        };
+        let seed = match self.options.skill_seed {
+            0 => self.drawn_seed,
+            s => s,
+        };
+        Skill { level, seed }
+    }
+
     fn apply_options(&self, searcher: &mut Searcher) {
         searcher.set_threads(self.options.threads);
         searcher.move_overhead = self.options.move_overhead;
@@ -447,10 +498,11 @@ impl EngineState {
         &mut self,
         limits: Limits,
         open_ended: bool,
+        purpose: SearchFor,
         report: Box<dyn SearchReport + Send>,
     ) -> Result<(), String> {
         let root = self.position.clone();
-        self.start_search_on(root, limits, open_ended, report)
+        self.start_search_on(root, limits, open_ended, purpose, report)
     }
 
     /// Like [`EngineState::start_search`], but searches `root` instead of the current
@@ -460,6 +512,7 @@ impl EngineState {
         root: Position,
         limits: Limits,
         open_ended: bool,
+        purpose: SearchFor,
         report: Box<dyn SearchReport + Send>,
     ) -> Result<(), String> {
         if self.running.is_some() {
@@ -469,6 +522,10 @@ impl EngineState {
             return Err("a search is already running".into());
         };
         self.apply_options(&mut searcher);
+        searcher.skill = match purpose {
+            SearchFor::Move => self.skill(),
+            SearchFor::Analysis => Skill::full(),
+        };
         // Cleared here, on the dialect's thread: a stop read after this line reaches the
         // search even if its thread has not started yet.
         searcher.arm();

@@ -10,5 +10,6 @@ mod bad_input;
 mod evalfile;
 mod hostile_web;
 mod protocol_fuzz;
+mod skill;
 mod transcripts;
 mod web_session;

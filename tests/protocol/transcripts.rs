@@ -1382,3 +1382,67 @@ fn xboard_plays_the_seed_variants_without_illegal_moves() {
         assert!(plies >= 20, "{variant}: only {plies} plies");
     }
 }
+
+#[test]
+fn vanguard_under_xboard_keeps_xboard_s_board_in_step() {
+    // XBoard's Lance slot is moved by its pawn code (a man there that steps sideways far
+    // enough is taken for an e.p. capture), and its `fairy` parent takes a move onto a friend
+    // for a capture: the General keeps out of the Lance slot, and the Wizard's swaps need a
+    // parent without castling rights (`courier`).
+    let (mut d, cap) = xboard();
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "xboard",
+            "protover 2",
+            "option RankBase=0",
+            "variant vanguard",
+            "ping 1",
+        ],
+    );
+    let setup = out.iter().find(|l| l.starts_with("setup ")).expect("setup");
+    let table = &setup[7..setup.find(')').unwrap()];
+    let white: Vec<char> = table.chars().take(table.len() / 2).collect();
+    assert_eq!(white[0], 'P', "{setup}");
+    assert_eq!(white[18], '.', "the Lance slot is left empty: {setup}");
+    assert!(setup.contains(" 16x16+0_courier "), "{setup}");
+    // Chess keeps its plain parent.
+    assert_eq!(present::three_legs_in_one("e2e4"), None);
+    // Three legs go out as one token that XBoard reads as one move; two as legs.
+    assert_eq!(
+        present::three_legs_in_one("b7e7,e7h7,h7l7").as_deref(),
+        Some("b7e7xh7-l7")
+    );
+    assert_eq!(present::three_legs_in_one("e5g9,g9f7"), None);
+    assert_eq!(present::three_legs_in_one("a4c4,c4e4,e4f4,f4h4"), None);
+    // A Helepolis on c1 that can sweep four Black knights along the first rank
+    // (`c1e1,e1g1,g1i1,i1j1`, four legs after the first): under XBoard it takes at most two
+    // (XBoard cannot take a move of more than three legs from an engine).
+    let out = talk(
+        &mut d,
+        &cap,
+        &[
+            "force",
+            "setboard k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/K1H1n1n1n1n5 w - - 0 1",
+            "sd 3",
+            "go",
+        ],
+    );
+    let mut out = out;
+    let end = Instant::now() + Duration::from_secs(20);
+    while xboard_move(&out).is_none() {
+        assert!(Instant::now() < end, "{out:?}");
+        out.extend(cap.take());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mv = xboard_move(&out).unwrap();
+    assert!(
+        mv.matches(',').count() <= 1 && mv.matches('x').count() <= 1,
+        "{mv}"
+    );
+    assert!(
+        mv.starts_with("c0"),
+        "the Helepolis sweeps what it can: {mv}"
+    );
+}

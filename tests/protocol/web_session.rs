@@ -203,3 +203,36 @@ fn a_review_marks_the_blunder() {
     assert!(text.contains("Nf6 $4 {+M}"), "{text}");
     assert!(text.contains("Qxf7# {+M}"), "{text}");
 }
+
+#[test]
+fn the_strength_is_an_option_of_the_board() {
+    let server = Server::start(&[]);
+    let (mut s, state) = game(&server, json!({ "type": "new", "variant": "chess" }));
+    assert_eq!(state["skill"], 20, "full strength by default");
+    let options = ask(&mut s, r#"{"type":"options"}"#, "options");
+    let skill = options["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "Skill Level")
+        .expect("Skill Level is offered");
+    assert_eq!((&skill["min"], &skill["max"]), (&json!(0), &json!(20)));
+    let state = ask(&mut s, r#"{"type":"strength","level":3}"#, "state");
+    assert_eq!(state["skill"], 3);
+    let error = ask(&mut s, r#"{"type":"strength","level":99}"#, "error");
+    assert!(error.to_string().contains("Skill Level"), "{error}");
+    // Level 0 plays a move at once.
+    ask(&mut s, r#"{"type":"strength","level":0}"#, "state");
+    ask(&mut s, r#"{"type":"time","movetime":5000}"#, "state");
+    send(
+        &mut s,
+        json!({ "type": "players", "white": "engine", "black": "human" }),
+    );
+    let start = Instant::now();
+    wait(&mut s, "engine-move", Duration::from_secs(5), |_| true);
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -23,6 +23,8 @@ let infos = {};
 let clockStamp = 0;
 let legendOf = "";
 let restoring = false;
+// A strength kept from the last visit, shown once the options arrive.
+let pendingSkill = null;
 
 window.chimera = { get state() { return state; }, get infos() { return infos; }, get peek() { return peekView; } };
 
@@ -55,6 +57,7 @@ function save() {
     analyse: $("analyse").checked,
     sound: $("sound").checked,
     multipv: $("multipv").value,
+    skill: $("skill").value,
     flipped,
   };
   try {
@@ -80,6 +83,10 @@ function connect() {
       send({ type: "new", variant: keep.variant, fen: keep.startFen, moves: keep.moves });
       send({ type: "players", white: keep.white, black: keep.black });
       if (keep.analyse) sendAnalyse();
+      if (keep.skill !== undefined) {
+        pendingSkill = keep.skill;
+        send({ type: "strength", level: Number(keep.skill) });
+      }
       return;
     }
     const msg = { type: "new", variant: params.get("variant") || "chess" };
@@ -117,6 +124,13 @@ function handle(msg) {
         if (o.name === "MultiPV") {
           $("multipv").min = o.min;
           $("multipv").max = o.max;
+        }
+        // The playing strength, one entry per level, the weakest first.
+        if (o.name === "Skill Level") {
+          const levels = [];
+          for (let l = o.min; l <= o.max; l++) levels.push(`<option value="${l}">${l === o.max ? `${l} (full)` : l}</option>`);
+          $("skill").innerHTML = levels.join("");
+          $("skill").value = pendingSkill !== null ? pendingSkill : o.value;
         }
       }
       break;
@@ -489,6 +503,10 @@ const sendAnalyse = () => send({ type: "analyse", on: $("analyse").checked, mult
 $("analyse").onchange = sendAnalyse;
 $("multipv").onchange = sendAnalyse;
 $("sound").onchange = save;
+$("skill").onchange = () => {
+  send({ type: "strength", level: Number($("skill").value) });
+  save();
+};
 $("review").onclick = () => send({ type: "review" });
 $("pgnout").onclick = () => send({ type: "pgn" });
 // The PGN box's text as a file.

@@ -274,8 +274,8 @@ mod tests {
         assert!(list["list"].as_array().unwrap().len() > 20);
     }
 
-    /// The analysis lines are the option MultiPV: the page is sent its range from the options
-    /// table, and the table checks what the page sends.
+    /// The analysis lines are the option MultiPV (and the strength `Skill Level`): the page is
+    /// sent their ranges from the options table, and the table checks what the page sends.
     #[test]
     fn the_analysis_lines_follow_the_options_table() {
         let port = start_server();
@@ -285,7 +285,10 @@ mod tests {
         let (min, max) = chimera_protocol::options::MULTIPV.range().unwrap();
         assert_eq!(
             options["list"],
-            json!([{ "name": "MultiPV", "type": "spin", "value": 1, "min": min, "max": max }])
+            json!([
+                { "name": "MultiPV", "type": "spin", "value": 1, "min": min, "max": max },
+                { "name": "Skill Level", "type": "spin", "value": 20, "min": 0, "max": 20 }
+            ])
         );
         for (lines, answer) in [
             (json!(max + 1), "error"),

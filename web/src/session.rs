@@ -14,8 +14,8 @@ use std::time::Duration;
 use chimera_engine::rules::result_token;
 use chimera_engine::search::{IterationInfo, Limits, Score, SearchReport};
 use chimera_engine::{Color, Move, Position, Registry};
-use chimera_protocol::options::MULTIPV;
-use chimera_protocol::state::{panic_text, EngineState, Event, Output};
+use chimera_protocol::options::{MULTIPV, SKILL_LEVEL};
+use chimera_protocol::state::{panic_text, EngineState, Event, Output, SearchFor};
 use serde_json::{json, Value};
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::CloseFrame;
@@ -299,6 +299,7 @@ impl Session {
                 Ok(())
             }
             "analyse" => self.analyse(&msg),
+            "strength" => self.strength(&msg),
             "fen" => self.fen(&msg),
             "pgn" => {
                 self.pgn();
@@ -540,10 +541,13 @@ impl Session {
                 tx: self.progress_tx.clone(),
                 forward: false,
             });
-            match self
-                .state
-                .start_search_on(pos, review::limits(), false, report)
-            {
+            match self.state.start_search_on(
+                pos,
+                review::limits(),
+                false,
+                SearchFor::Analysis,
+                report,
+            ) {
                 Ok(()) => {
                     self.review = Some(ply);
                     self.purpose = Some(Purpose::Review(ply));
@@ -628,6 +632,16 @@ impl Session {
             self.state.stop_search();
             self.restart = true;
         }
+        self.changed();
+        Ok(())
+    }
+
+    /// `{"type":"strength","level":N}`: the engine's playing strength, the option `Skill
+    /// Level` (0 to 20, 20 full strength), checked by the options table. It takes effect
+    /// from the engine's next move; analysis is always at full strength.
+    fn strength(&mut self, msg: &Value) -> Result<(), String> {
+        let level = msg.get("level").ok_or("'level' (0 to 20) is missing")?;
+        settings::set(&mut self.state, &SKILL_LEVEL, "level", level)?;
         self.changed();
         Ok(())
     }
@@ -754,7 +768,15 @@ impl Session {
             forward: true,
         });
         let open_ended = purpose == Purpose::Analysis;
-        match self.state.start_search(limits, open_ended, report) {
+        let search_for = if purpose == Purpose::Move {
+            SearchFor::Move
+        } else {
+            SearchFor::Analysis
+        };
+        match self
+            .state
+            .start_search(limits, open_ended, search_for, report)
+        {
             Ok(()) => {
                 self.purpose = Some(purpose);
                 self.outbox
@@ -874,6 +896,7 @@ impl Session {
             "engine": { "white": self.engine[0], "black": self.engine[1] },
             "analysing": self.analysing,
             "multipv": self.state.options.multipv,
+            "skill": self.state.options.skill_level,
             "tc": tc,
             "clocks": clocks,
             "evals": self.evals,

@@ -15,6 +15,7 @@ mod correction;
 mod history;
 mod pages;
 pub mod see;
+pub mod skill;
 mod thread_data;
 pub mod time;
 pub mod tt;
@@ -30,6 +31,7 @@ use crate::types::{Move, PieceId};
 use crate::variant::GameValue;
 
 pub use pages::AllocError;
+pub use skill::Skill;
 use thread_data::ThreadData;
 pub use time::TimeBudget;
 pub use tt::TranspositionTable;
@@ -194,6 +196,26 @@ impl SearchReport for LastReported<'_> {
     }
 }
 
+/// Keeps the lines of the last iteration reported (a multi-line search reports only completed
+/// iterations, their lines best first, line 1 opening each) and passes on the first `shown`.
+struct LinesKept<'a> {
+    inner: &'a mut dyn SearchReport,
+    shown: u32,
+    last: Vec<IterationInfo>,
+}
+
+impl SearchReport for LinesKept<'_> {
+    fn iteration(&mut self, info: &IterationInfo) {
+        if info.multipv <= 1 {
+            self.last.clear();
+        }
+        self.last.push(info.clone());
+        if info.multipv <= self.shown {
+            self.inner.iteration(info);
+        }
+    }
+}
+
 /// When to stop searching. Every field is optional; several may be combined and the first to
 /// be reached ends the search. With none set the search runs to [`MAX_PLY`] or until stopped.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -309,6 +331,8 @@ pub struct Searcher {
     armed: Option<Instant>,
     /// Milliseconds kept in reserve on every clock decision, for the protocol's latency.
     pub move_overhead: u64,
+    /// The playing strength of [`Searcher::search`] (full by default; see [`skill`]).
+    pub skill: Skill,
 }
 
 impl Searcher {
@@ -321,6 +345,7 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             armed: None,
             move_overhead: time::DEFAULT_OVERHEAD_MS,
+            skill: Skill::full(),
         }
     }
 
@@ -381,10 +406,53 @@ impl Searcher {
         eval: &dyn Evaluator,
         report: &mut dyn SearchReport,
     ) -> SearchResult {
-        let mut result = self.search_one(pos, limits, eval, report);
+        let mut result = if self.skill.is_full() {
+            self.search_one(pos, limits, eval, report)
+        } else {
+            self.search_weakened(pos, limits, eval, report)
+        };
         if let (Some(best), true) = (result.best, pos.variant().turns().is_some()) {
             result.turn = self.complete_turn(pos, best, &result.pv, result.depth, eval);
         }
+        result
+    }
+
+    /// A search at [`Searcher::skill`] below full strength: a smaller search that finds
+    /// several lines, and one of them chosen by the skill's random allowances. The report
+    /// sees the lines `limits` asked for, and last the line chosen as line 1.
+    fn search_weakened(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        eval: &dyn Evaluator,
+        report: &mut dyn SearchReport,
+    ) -> SearchResult {
+        let weak = self.skill.limits(limits);
+        let mut lines = LinesKept {
+            inner: report,
+            shown: limits.multipv.max(1),
+            last: Vec::new(),
+        };
+        let mut result = self.search_one(pos, &weak, eval, &mut lines);
+        let LinesKept { inner, last, .. } = lines;
+        let scores: Vec<Score> = last.iter().map(|info| info.score).collect();
+        let index = self.skill.choose(&scores, pos.hash());
+        let Some(chosen) = last.get(index).filter(|info| !info.pv.is_empty()) else {
+            return result;
+        };
+        if index > 0 {
+            let mut info = chosen.clone();
+            info.multipv = 1;
+            info.nodes = result.nodes;
+            info.time = result.time;
+            inner.iteration(&info);
+        }
+        result.best = chosen.pv.first().copied();
+        result.ponder = chosen.pv.get(1).copied();
+        result.score = chosen.score;
+        result.depth = chosen.depth;
+        result.pv = chosen.pv.clone();
+        result.turn = result.best.into_iter().collect();
         result
     }
 

@@ -8,7 +8,7 @@ mod table;
 mod wire;
 
 pub(crate) use table::{HASH, THREADS};
-pub use table::{MULTIPV, OPTIONS};
+pub use table::{MULTIPV, OPTIONS, SKILL_LEVEL};
 pub(crate) use wire::{uci_line, xboard_feature};
 
 use crate::state::EngineState;

@@ -6,6 +6,7 @@
 use super::{EngineOption, Fronts, Kind, Notes, TextForm};
 use crate::facts::variant_facts;
 use crate::state::{EngineState, MAX_HASH_MB, MAX_THREADS};
+use chimera_engine::search::{skill, Skill};
 
 /// Every option, in the order they are announced.
 pub const OPTIONS: &[EngineOption] = &[
@@ -15,6 +16,10 @@ pub const OPTIONS: &[EngineOption] = &[
     PONDER,
     UCI_CHESS960,
     MOVE_OVERHEAD,
+    SKILL_LEVEL,
+    UCI_LIMIT_STRENGTH,
+    UCI_ELO,
+    SKILL_SEED,
     RANK_BASE,
     UCI_VARIANT,
     VARIANT_PATH,
@@ -100,6 +105,68 @@ pub const MOVE_OVERHEAD: EngineOption = EngineOption {
         get: |s| s.options.move_overhead as i64,
         set: |s, ms| {
             s.options.move_overhead = ms as u64;
+            Ok(())
+        },
+    },
+};
+
+/// The playing strength of the engine's moves, 0 (weakest) to 20 (full strength): a smaller
+/// search and a random choice among its best lines (engine/src/search/skill.rs). Analysis is
+/// always at full strength.
+pub const SKILL_LEVEL: EngineOption = EngineOption {
+    name: "Skill Level",
+    fronts: Fronts::UCI.and(Fronts::XBOARD).and(Fronts::WEB),
+    kind: Kind::Spin {
+        min: 0,
+        max: Skill::FULL as i64,
+        get: |s| i64::from(s.options.skill_level),
+        set: |s, level| {
+            s.options.skill_level = level as u8;
+            Ok(())
+        },
+    },
+};
+
+/// Plays at the level of `UCI_Elo` instead of `Skill Level` (UCI's standard pair).
+pub const UCI_LIMIT_STRENGTH: EngineOption = EngineOption {
+    name: "UCI_LimitStrength",
+    fronts: Fronts::UCI.and(Fronts::XBOARD),
+    kind: Kind::Check {
+        get: |s| s.options.limit_strength,
+        set: |s, on| {
+            s.options.limit_strength = on;
+            Ok(())
+        },
+    },
+};
+
+/// The Elo to play at with `UCI_LimitStrength`: the strongest level measured at or below it
+/// (the table in docs/results.md, "Skill levels").
+pub const UCI_ELO: EngineOption = EngineOption {
+    name: "UCI_Elo",
+    fronts: Fronts::UCI.and(Fronts::XBOARD),
+    kind: Kind::Spin {
+        min: skill::MIN_ELO as i64,
+        max: skill::MAX_ELO as i64,
+        get: |s| i64::from(s.options.elo),
+        set: |s, elo| {
+            s.options.elo = elo as i32;
+            Ok(())
+        },
+    },
+};
+
+/// The seed of a weakened search's random choices, for repeatable games and tests; 0 (the
+/// default) draws one when the engine starts. Accepted, not announced.
+pub const SKILL_SEED: EngineOption = EngineOption {
+    name: "Skill Seed",
+    fronts: Fronts::UCI.and(Fronts::XBOARD).and(Fronts::UNLISTED),
+    kind: Kind::Spin {
+        min: 0,
+        max: i32::MAX as i64,
+        get: |s| s.options.skill_seed as i64,
+        set: |s, seed| {
+            s.options.skill_seed = seed as u64;
             Ok(())
         },
     },

@@ -14,7 +14,7 @@ use crate::dialect::{Dialect, Flow};
 use crate::facts::{ENGINE_AUTHOR, ENGINE_NAME};
 use crate::options::{self, uci_line, Front, OPTIONS};
 use crate::report::{best_and_ponder, info_line_with};
-use crate::state::{EngineState, Event, Output};
+use crate::state::{EngineState, Event, Output, SearchFor};
 use crate::wire::{move_text, Castling};
 
 /// Writes each completed iteration as an `info` line (one per line of a MultiPV search).
@@ -149,6 +149,12 @@ impl Uci {
             limits.infinite = true;
         }
         let open_ended = go.ponder || limits.infinite;
+        // `go infinite` is analysis; every other search (pondering too) finds a move to play.
+        let purpose = if limits.infinite && !go.ponder {
+            SearchFor::Analysis
+        } else {
+            SearchFor::Move
+        };
         let report = InfoReport {
             out: self.state.out.clone(),
             root: self.state.position.clone(),
@@ -157,7 +163,7 @@ impl Uci {
         self.held = None;
         if let Err(e) = self
             .state
-            .start_search(limits, open_ended, Box::new(report))
+            .start_search(limits, open_ended, purpose, Box::new(report))
         {
             self.info(&format!("error: {e}"));
             self.state.out.line("bestmove (none)");

@@ -63,6 +63,25 @@ pub fn parent(style: Style) -> Option<&'static str> {
     }
 }
 
+/// The parent for a variant that XBoard plays as written (`Style::Plain`) and that names no
+/// template (or names `fairy`): `fairy`, or `courier` where a man can swap places with a friend (Vanguard's
+/// Wizard, `udF`). XBoard takes a move onto a friend as a swap only in parents without
+/// castling rights (its `nrCastlingRights` 0) and as a capture in the others, `fairy`
+/// included, which would lose the friend from XBoard's board; `courier` is the plainest of
+/// those parents (no palace, drops, e.p. field or special promotions beyond a default that
+/// Chimera's promotion letters override).
+pub fn plain_parent(v: &Variant) -> &'static str {
+    let swaps = v
+        .pieces()
+        .iter()
+        .any(|p| p.betza.contains("ud") || p.betza.contains("du"));
+    if swaps {
+        "courier"
+    } else {
+        "fairy"
+    }
+}
+
 /// Whether XBoard's legality testing must be off for the style: XBoard cannot generate
 /// gating off the first rank, a choice of file, or moves across boards.
 pub fn needs_legality_off(style: Style) -> bool {
@@ -298,6 +317,28 @@ fn boards_castling(fen: &str) -> String {
         rights
     };
     fields.join(" ")
+}
+
+/// A move of three legs (`b7e7,e7h7,h7l7`: a man taking two men on his way) in the one-token
+/// form XBoard's move parser reads as such, the first leg and then each later leg's square
+/// (`b7e7xh7-l7`). XBoard 4.9 takes an engine's legs sent as `move a,` lines as one move only
+/// for two legs: with three it plays the man to the first leg's square and relays a move that
+/// no engine can read. `None` for other moves.
+pub fn three_legs_in_one(text: &str) -> Option<String> {
+    let legs: Vec<&str> = text.split(',').collect();
+    let [first, second, third] = legs[..] else {
+        return None;
+    };
+    // A leg's destination: what follows its first square (letters, then digits).
+    let dest = |leg: &str| {
+        let letters = leg.bytes().take_while(u8::is_ascii_lowercase).count();
+        let digits = leg[letters..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        (letters == 1 && digits > 0).then(|| leg[letters + digits..].to_string())
+    };
+    Some(format!("{first}x{}-{}", dest(second)?, dest(third)?))
 }
 
 /// The move `mv` in `pos` as written on XBoard's wire (before any rank shift).

@@ -25,7 +25,7 @@ use chimera_engine::{Color, Move, MoveError, Position};
 use crate::dialect::{Dialect, Flow};
 use crate::facts::ENGINE_NAME;
 use crate::options::{self, xboard_feature, Front, HASH, OPTIONS, THREADS};
-use crate::state::{EngineState, Event, Finished, Output};
+use crate::state::{EngineState, Event, Finished, Output, SearchFor};
 use crate::wire::xboard_move_lines;
 use crate::xboard::command::XbCommand;
 use crate::xboard::highlight::{choice_line, highlight_line};
@@ -252,12 +252,47 @@ impl Xboard {
         self.excluded.clear();
     }
 
+    /// The moves the engine may play: all but those XBoard cannot take from an engine, the
+    /// moves of more than three legs (a Vanguard Helepolis sweeping three men or more), which
+    /// XBoard 4.9 shortens to two legs and relays as a move no engine can read. Empty (every
+    /// move) when nothing is left out, or when nothing else is legal.
+    fn playable_moves(&self) -> Vec<Move> {
+        let mut pos = self.state.position.clone();
+        let style = present::style(pos.variant());
+        let legal = pos.legal_moves();
+        let fits = |m: &&Move| present::wire_move(&pos, style, **m).matches(',').count() <= 2;
+        let playable: Vec<Move> = legal.iter().filter(fits).copied().collect();
+        if playable.len() == legal.len() || playable.is_empty() {
+            Vec::new()
+        } else {
+            playable
+        }
+    }
+
     fn limits(&self) -> Limits {
+        // Exclusions are for analysis; a move must be played even if all are excluded.
+        let mut root_moves = self.root_moves().unwrap_or_default();
+        let playable = self.playable_moves();
+        if !playable.is_empty() {
+            root_moves = if root_moves.is_empty() {
+                playable
+            } else {
+                let kept: Vec<Move> = root_moves
+                    .iter()
+                    .filter(|m| playable.contains(m))
+                    .copied()
+                    .collect();
+                if kept.is_empty() {
+                    playable
+                } else {
+                    kept
+                }
+            };
+        }
         let mut l = Limits {
             depth: self.depth,
             multipv: self.state.options.multipv,
-            // Exclusions are for analysis; a move must be played even if all are excluded.
-            root_moves: self.root_moves().unwrap_or_default(),
+            root_moves,
             ..Default::default()
         };
         if let Some(ms) = self.movetime {
@@ -331,7 +366,10 @@ impl Xboard {
                     multipv: self.state.options.multipv,
                     ..Default::default()
                 };
-                if let Err(e) = self.state.start_search(limits, true, report) {
+                if let Err(e) = self
+                    .state
+                    .start_search(limits, true, SearchFor::Analysis, report)
+                {
                     self.out(&format!("Error ({e}): analyze"));
                 }
             }
@@ -348,7 +386,10 @@ impl Xboard {
             return;
         }
         let limits = self.limits();
-        if let Err(e) = self.state.start_search(limits, false, report) {
+        if let Err(e) = self
+            .state
+            .start_search(limits, false, SearchFor::Move, report)
+        {
             self.out(&format!("Error ({e}): go"));
         }
     }
@@ -384,7 +425,7 @@ impl Xboard {
         let report = self.thinking_report(&root);
         if self
             .state
-            .start_search_on(root, limits, true, report)
+            .start_search_on(root, limits, true, SearchFor::Move, report)
             .is_ok()
         {
             self.out(&format!("Hint: {text}"));
@@ -864,6 +905,7 @@ impl Xboard {
             return;
         }
         let text = present::wire_move(root, present::style(root.variant()), best);
+        let text = present::three_legs_in_one(&text).unwrap_or(text);
         self.state.position.make_move(best);
         self.fresh = false;
         self.position_changed();

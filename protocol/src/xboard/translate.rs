@@ -186,7 +186,8 @@ pub fn setup_lines(v: &Variant, rank_shift: i32) -> Vec<String> {
     };
     let template = match present::parent(style) {
         Some(p) => p,
-        None if v.template().is_empty() => "fairy",
+        // `fairy` is also what a variant without `variantTemplate` has.
+        None if v.template().is_empty() || v.template() == "fairy" => present::plain_parent(v),
         None => v.template(),
     };
     let fen = present::setup_fen(v, style, v.start_fen());
