@@ -16,6 +16,8 @@ fn who_lends_to_whom() {
         ("nocastle", "chess"),
         ("berolina", "chess"),
         ("seirawan", "capablanca"),
+        // Capablanca with drops: crazyhouse's net, its archbishop and chancellor compounds.
+        ("capahouse", "crazyhouse"),
     ] {
         assert_eq!(source(variant), Source::LentNet(from), "{variant}");
     }
@@ -25,7 +27,6 @@ fn who_lends_to_whom() {
         "3check",
         "atomic",
         "antichess",
-        "crazyhouse",
         "xiangqi",
         "makruk",
         "shogi",
