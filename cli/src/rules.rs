@@ -58,6 +58,9 @@ pub(crate) fn check_file(
     for n in &report.loaded {
         writeln!(out, "variant {n}: ok").map_err(|e| e.to_string())?;
     }
+    for w in &report.warnings {
+        writeln!(out, "{w}").map_err(|e| e.to_string())?;
+    }
     if report.errors.is_empty() {
         return Ok(());
     }

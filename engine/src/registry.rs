@@ -156,6 +156,9 @@ pub struct LoadReport {
     pub loaded: Vec<String>,
     /// Every problem found, ordered by file and line.
     pub errors: Vec<VariantError>,
+    /// What loaded but may not mean what the writer thought: a section inheriting lines
+    /// written in another dialect, which keep their writer's meaning.
+    pub warnings: Vec<VariantError>,
 }
 
 impl LoadReport {
@@ -254,6 +257,7 @@ impl Registry {
                     key: None,
                     message,
                 }],
+                warnings: Vec::new(),
             },
         }
     }
@@ -287,6 +291,7 @@ impl Registry {
             }
         }
         errors.sort_by_key(|e| (e.file.clone(), e.line));
+        let warnings = sections.iter().filter_map(mixed_dialects).collect();
         let mut names = Vec::new();
         for (section, variant) in built {
             let name = section.name.clone();
@@ -300,6 +305,7 @@ impl Registry {
         LoadReport {
             loaded: names,
             errors,
+            warnings,
         }
     }
 
@@ -335,7 +341,7 @@ impl Registry {
         let none = |_: &str| None;
         let mut parsed = parse_config(&ini, &entry.file, &none).map_err(|mut e| e.remove(0))?;
         let mut section = parsed.remove(0);
-        section.dialect = Dialect::Chimera;
+        section.set_dialect(Dialect::Chimera);
         Ok(section)
     }
 
@@ -344,6 +350,25 @@ impl Registry {
     pub fn check_text(&self, text: &str, file: &str) -> LoadReport {
         self.clone().load_text(text, file, file)
     }
+}
+
+/// The warning for a section that inherits lines whose meaning differs between the dialects
+/// from a section written in another dialect than its own: those lines keep their writer's
+/// meaning, only the section's own are read in its file's.
+fn mixed_dialects(section: &SectionConfig) -> Option<VariantError> {
+    let parents = crate::variant::other_dialect_parents(section);
+    let (name, dialect) = parents.first()?;
+    Some(section.error(format!(
+        "warning: variant '{}' is read in the {} dialect but inherits from '{}', written in \
+         the {} dialect: the inherited lines keep their {} meaning, only this section's own \
+         lines are read as {} reads them",
+        section.name,
+        section.dialect.name(),
+        name,
+        dialect.name(),
+        dialect.name(),
+        section.dialect.name(),
+    )))
 }
 
 /// The largest variant file read, in bytes: Fairy-Stockfish's own file of 143 variants is

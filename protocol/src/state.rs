@@ -471,6 +471,7 @@ impl EngineState {
             let report = self.registry.load_file(path);
             all.loaded.extend(report.loaded);
             all.errors.extend(report.errors);
+            all.warnings.extend(report.warnings);
         }
         // A list that loaded nothing leaves the option as it was.
         if !all.loaded.is_empty() {

@@ -7,6 +7,7 @@
 mod session;
 
 mod bad_input;
+mod clients;
 mod evalfile;
 mod hostile_web;
 mod protocol_fuzz;

@@ -1446,3 +1446,75 @@ fn vanguard_under_xboard_keeps_xboard_s_board_in_step() {
         "the Helepolis sweeps what it can: {mv}"
     );
 }
+
+/// In the Chess960 variants castling is read in either form wherever the text names one move
+/// only, in UCI whatever `UCI_Chess960` says and in XBoard, which also sends `O-O`/`O-O-O`:
+/// the king's target (`e1c1`) or the king taking his rook (`e1b1`). How the engine writes it
+/// stays as the option says (`uci_chess960_castling_is_king_takes_rook`).
+#[test]
+fn chess960_castling_is_read_in_both_forms() {
+    // White castles on the queen's side, Black on the king's, each in every written form.
+    let cases = [
+        (
+            "fischerandom",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+            ["e1c1", "e1b1", "O-O-O"],
+            ["e8g8", "e8g8", "O-O"],
+        ),
+        (
+            "caparandom",
+            "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1",
+            ["e1c1", "e1a1", "O-O-O"],
+            ["e8i8", "e8j8", "O-O"],
+        ),
+    ];
+    for (variant, fen, white, black) in cases {
+        let v = Registry::new().get(variant).unwrap();
+        let mut want = Position::from_fen(&v, fen).unwrap();
+        want.try_play(white[1]).unwrap();
+        want.try_play(black[1]).unwrap();
+        let want = want.fen();
+        for chess960 in ["false", "true"] {
+            for w in &white[..2] {
+                for b in &black[..2] {
+                    let (mut d, cap) = uci();
+                    let out = talk(
+                        &mut d,
+                        &cap,
+                        &[
+                            &format!("setoption name UCI_Chess960 value {chess960}"),
+                            &format!("setoption name UCI_Variant value {variant}"),
+                            &format!("position fen {fen} moves {w} {b}"),
+                        ],
+                    );
+                    assert!(!out.iter().any(|l| l.contains("rror")), "{out:?}");
+                    assert_eq!(d.dialect.state.position.fen(), want, "{variant} {w} {b}");
+                }
+            }
+        }
+        for w in white {
+            for b in black {
+                let (mut d, cap) = xboard();
+                let out = talk(
+                    &mut d,
+                    &cap,
+                    &[
+                        "xboard",
+                        "protover 2",
+                        &format!("variant {variant}"),
+                        "force",
+                        &format!("setboard {fen}"),
+                        &format!("usermove {w}"),
+                        &format!("usermove {b}"),
+                    ],
+                );
+                assert!(
+                    !out.iter()
+                        .any(|l| l.starts_with("Illegal") || l.starts_with("Error")),
+                    "{variant} {w} {b}: {out:?}"
+                );
+                assert_eq!(d.dialect.state.position.fen(), want, "{variant} {w} {b}");
+            }
+        }
+    }
+}

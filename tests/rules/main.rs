@@ -26,6 +26,7 @@ mod fsf_hands;
 mod fsf_petrify;
 mod fsf_sections;
 mod fuzz;
+mod inheritance;
 mod kinship;
 mod makruk;
 mod move_text;

@@ -64,7 +64,7 @@ impl Position {
                     || castling.implied_virgin.contains(&sq)
             } else if let Some(region) = v
                 .initial_region()
-                .filter(|_| v.pieces()[piece.id.index()].has_initial_moves)
+                .filter(|_| v.pieces()[piece.id.index()].initial_by_region)
             {
                 // Fairy-Stockfish's reading: initial moves wherever the region allows them.
                 region[piece.color.index()][sq.index()] || castling.implied_virgin.contains(&sq)
@@ -552,10 +552,10 @@ impl Position {
         let c = self.cell(sq);
         let Some(piece) = c.piece() else { return false };
         !v.fen_walls()
-            && v.initial_region().is_none()
             && !v.gating().is_some_and(|g| g.rights_in_fen())
             && !c.is_virgin()
             && v.pieces()[piece.id.index()].has_initial_moves
+            && !v.pieces()[piece.id.index()].initial_by_region
             && v.starts_on_any_board(sq, piece)
     }
 

@@ -59,7 +59,7 @@ impl Position {
             None => match self.variant.initial_region() {
                 Some(r)
                     if r[us.index()][mv.to.index()]
-                        && self.variant.pieces()[mover.id().index()].has_initial_moves =>
+                        && self.variant.pieces()[mover.id().index()].initial_by_region =>
                 {
                     Cell(mover.0 | Cell::VIRGIN)
                 }
@@ -380,7 +380,7 @@ impl Position {
                 // who starts on it and is gone once he leaves, so a man dropped onto the gating
                 // rank opens none (as in Fairy-Stockfish's S-House).
                 let fresh = match self.variant.initial_region() {
-                    Some(r) if self.variant.pieces()[id.index()].has_initial_moves => {
+                    Some(r) if self.variant.pieces()[id.index()].initial_by_region => {
                         r[us.index()][mv.to.index()]
                     }
                     _ => self.variant.starts_on(mv.to, piece),

@@ -215,6 +215,9 @@ impl Position {
     /// The legal move that `text` names.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim().trim_end_matches('=');
+        if let Some(mv) = self.castling_by_side(t) {
+            return mv;
+        }
         if !self.well_formed(t) {
             return Err(MoveError::Syntax(text.to_string()));
         }
@@ -246,6 +249,23 @@ impl Position {
             }
         }
         Err(MoveError::Illegal(text.to_string()))
+    }
+
+    /// The castling `t` names in the form XBoard uses in Chess960 (`O-O`, `O-O-O`, also with
+    /// zeros and a check mark): the castling with the rook on the king's right or left.
+    /// `None` when `t` is not that form.
+    fn castling_by_side(&mut self, t: &str) -> Option<Result<Move, MoveError>> {
+        let kingside = match t.trim_end_matches(['+', '#']) {
+            "O-O" | "0-0" => true,
+            "O-O-O" | "0-0-0" => false,
+            _ => return None,
+        };
+        let g = self.variant.geometry().clone();
+        let found = self.legal_moves().iter().copied().find(|mv| {
+            matches!(mv.kind, MoveKind::Castle)
+                && (g.file_of(mv.aux) > g.file_of(mv.from)) == kingside
+        });
+        Some(found.ok_or_else(|| MoveError::Illegal(t.to_string())))
     }
 
     /// Parses and makes a move; on error the position is unchanged.

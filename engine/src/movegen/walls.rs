@@ -83,8 +83,14 @@ impl Position {
 
     /// `wallOrMove`: a side may place a wall instead of moving, written as Fairy-Stockfish
     /// writes it, as a move of its first man (lowest square) onto his own square, then the
-    /// wall. Such a turn must leave no royal man attacked.
+    /// wall. Such a turn must leave no royal man attacked, and a side in check has none:
+    /// Fairy-Stockfish generates no wall-only move among the evasions, so a wall may not
+    /// block a check (atlantis: a rook on h1 checking the king on e1 may not be walled off
+    /// on f1 or g1).
     fn wall_only_moves(&mut self, list: &mut MoveList) {
+        if self.in_check() {
+            return;
+        }
         let Some(&anchor) = self.squares_of(self.side).iter().min() else {
             return;
         };

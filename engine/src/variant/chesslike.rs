@@ -57,11 +57,16 @@ pub(crate) fn conclude_chesslike(
         spared: named(pieces, |p| p.name == "pawn"),
     });
     let mutually_immune = letter_set(&spec.mutually_immune_types, 0, pieces, errs);
-    let pseudo_royal =
-        (extinction_royals && spec.dialect == Dialect::FairyStockfish).then(|| PseudoRoyalRules {
-            limit: or(&spec.extinction_piece_count, 0).saturating_add(1),
-            duple: or(&spec.duple_check, false),
-        });
+    // As the line that makes the extinction types royal reads it.
+    let royals_fsf = spec
+        .extinction_pseudo_royal
+        .as_ref()
+        .map_or(spec.dialect, |g| g.at.dialect)
+        == Dialect::FairyStockfish;
+    let pseudo_royal = (extinction_royals && royals_fsf).then(|| PseudoRoyalRules {
+        limit: or(&spec.extinction_piece_count, 0).saturating_add(1),
+        duple: or(&spec.duple_check, false),
+    });
     ChesslikeRules {
         blast,
         mutually_immune,

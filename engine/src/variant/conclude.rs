@@ -170,7 +170,7 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let captures_to_hand = or(&spec.captures_to_hand, false);
     let reserve = conclude_reserve(spec, &pieces, errs);
     let start_fen = conclude_start_fen(spec, castling.is_some() || gating.is_some());
-    let initial_region = conclude_initial_region(spec, g, errs);
+    let initial_region = conclude_initial_region(spec, g, &mut pieces, errs);
     let promoting = promotion.pawns_by_color;
     let drops = conclude_drops(
         spec,
@@ -200,9 +200,12 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     let petrify = conclude_petrify(spec, &pieces, walls.as_ref(), pseudo_royal, errs);
     let enclosing = conclude_enclosing(spec, g, errs);
 
-    let fsf = spec.dialect == Dialect::FairyStockfish;
-    // `checking = false`: Fairy-Stockfish forbids giving check; Chimera drops the check rule.
+    // `checking = false`: Fairy-Stockfish forbids giving check; Chimera drops the check rule
+    // (each as the line's file reads it).
     let checking_key = or(&spec.checking, true);
+    let checking_fsf = line_dialect(&spec.checking, spec) == Dialect::FairyStockfish;
+    // The start position's readings (castling rights, `*`) follow the file that wrote it.
+    let fen_fsf = line_dialect(&spec.start_fen, spec) == Dialect::FairyStockfish;
     // Free drops (ataxx) take no man from a hand.
     let has_hand = drops.allowed && !drops.free
         || captures_to_hand
@@ -217,7 +220,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
     };
     // Fairy-Stockfish writes a wall as `*` in the placement field, where Chimera's own dialect
     // marks a man that has moved.
-    let fen_walls = fsf && (walls.is_some() || fen_board_has_star(&start_fen)) || petrify.is_some();
+    let fen_walls =
+        fen_fsf && (walls.is_some() || fen_board_has_star(&start_fen)) || petrify.is_some();
     Some(Rules {
         name: spec.name.clone(),
         source: source.to_string(),
@@ -233,16 +237,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         // Fairy-Stockfish leaves e.p. squares after any man's initial-only move (a wolf chess
         // sergeant's double step), its pawn's by the pawn rule, any other's by a rule that
         // marks the landing square too; Chimera's own dialect keeps e.p. to the pawn types.
-        ep_types: if fsf {
-            named(&pieces, |_| true)
-        } else {
-            sets.pawns
-        },
-        ep_landing_marked: if fsf {
-            named(&pieces, |p| p.name != "pawn")
-        } else {
-            0
-        },
+        ep_types: named(&pieces, |p| p.fsf) | sets.pawns,
+        ep_landing_marked: named(&pieces, |p| p.fsf && p.name != "pawn"),
         ep_region,
         initial_region,
         triple_steps,
@@ -258,8 +254,8 @@ fn conclude_inner(spec: &VariantSpec, source: &str, errs: &mut Vec<VariantError>
         captures_to_hand,
         has_hand,
         hands,
-        checking: checking_key || fsf,
-        forbid_checks: !checking_key && fsf,
+        checking: checking_key || checking_fsf,
+        forbid_checks: !checking_key && checking_fsf,
         must_capture: or(&spec.must_capture, false),
         flying_general: or(&spec.flying_general, false),
         pass,
@@ -311,12 +307,14 @@ fn compile_pieces(
     errs: &mut Vec<VariantError>,
 ) -> Option<Vec<PieceDef>> {
     let double_step = or(&spec.double_step, true);
-    let lame = match spec.dialect {
-        Dialect::Chimera => LameOblique::EitherRoute,
-        Dialect::FairyStockfish => LameOblique::OrthogonalFirst,
-    };
     let mut out = Vec::new();
     for p in &spec.pieces {
+        let fsf = p.dialect(spec.dialect) == Dialect::FairyStockfish;
+        let lame = if fsf {
+            LameOblique::OrthogonalFirst
+        } else {
+            LameOblique::EitherRoute
+        };
         // `kingType`: Fairy-Stockfish's king moves as another predefined piece.
         let king_type = spec
             .king_type
@@ -334,6 +332,8 @@ fn compile_pieces(
                 royal: p.name == "king",
                 moves: compiled.moves,
                 has_initial_moves: compiled.has_initial_moves,
+                fsf,
+                initial_by_region: false,
                 hurdles: u32::MAX,
                 promoted_from: None,
             }),
@@ -368,15 +368,11 @@ struct TypeSets {
 
 impl TypeSets {
     fn read(spec: &VariantSpec, pieces: &[PieceDef], errs: &mut Vec<VariantError>) -> TypeSets {
-        let fsf = spec.dialect == Dialect::FairyStockfish;
         // Fairy-Stockfish's pawns are the men of its predefined pawn, whatever their letter,
         // and a custom piece with `e` in its moves captures en passant; Chimera's are the men
-        // lettered p.
-        let default_pawns = if fsf {
-            named(pieces, |p| p.name == "pawn")
-        } else {
-            present(pieces, "p")
-        };
+        // lettered p (each man as the dialect of his moves reads him).
+        let default_pawns = named(pieces, |p| p.fsf && p.name == "pawn")
+            | present(pieces, "p") & named(pieces, |p| !p.fsf);
         let pawns = letter_set(&spec.pawn_types, default_pawns, pieces, errs);
         let promoting = letter_set(&spec.promotion_pawn_types, pawns, pieces, errs);
         // A colour's own set (`promotionPawnTypesBlack`) overrides the plain one for that colour.
@@ -384,14 +380,10 @@ impl TypeSets {
             [0, 1].map(|c| letter_set(&own[c], shared, pieces, errs))
         };
         let promoting = by_color(&spec.promotion_pawn_types_by_color, promoting, errs);
-        let default_ep = if fsf {
-            pawns
-                | named(pieces, |p| {
-                    p.name.starts_with("customPiece") && p.betza.contains('e')
-                })
-        } else {
-            pawns
-        };
+        let default_ep = pawns
+            | named(pieces, |p| {
+                p.fsf && p.name.starts_with("customPiece") && p.betza.contains('e')
+            });
         let en_passant = letter_set(&spec.en_passant_types, default_ep, pieces, errs);
         let en_passant = by_color(&spec.en_passant_types_by_color, en_passant, errs);
         let n_move = letter_set(&spec.n_move_rule_types, pawns, pieces, errs);
@@ -470,7 +462,7 @@ fn conclude_promotion(
     // from no promotion types (maharajah's pawns do not promote, nor maharajah2's, its
     // child), unless it names a `variantTemplate`; its built-ins, which Chimera's own files
     // define, keep the chess default.
-    let bare = spec.dialect == Dialect::FairyStockfish
+    let bare = spec.root_dialect == Dialect::FairyStockfish
         && !spec.root_file.starts_with("built-in")
         && spec.variant_template.is_none();
     for (i, own) in spec.promotion_piece_types_by_color.iter().enumerate() {
@@ -496,7 +488,7 @@ fn conclude_promotion(
             Some(region) => {
                 // Fairy-Stockfish reads squares off the board and ignores them (epicatomic
                 // names ranks 9 and 10 on its eight).
-                let fsf = spec.dialect == Dialect::FairyStockfish;
+                let fsf = region.at.dialect == Dialect::FairyStockfish;
                 let (files, ranks) = if fsf {
                     (MAX_BOARD_SIDE, MAX_BOARD_SIDE)
                 } else {
@@ -700,12 +692,18 @@ fn conclude_reserve(
 /// start positions that have them).
 fn conclude_start_fen(spec: &VariantSpec, castles: bool) -> String {
     let start_fen = or(&spec.start_fen, CHESS_START.to_string());
-    let fsf = spec.dialect == Dialect::FairyStockfish;
+    let fsf = line_dialect(&spec.start_fen, spec) == Dialect::FairyStockfish;
     if fsf && !castles && !or(&spec.cambodian_moves, false) {
         without_castling_rights(&start_fen)
     } else {
         start_fen
     }
+}
+
+/// The dialect a key's line is read in: its writer's, or the variant's file's when no line
+/// sets it.
+fn line_dialect<T>(given: &Given<T>, spec: &VariantSpec) -> Dialect {
+    given.as_ref().map_or(spec.dialect, |g| g.at.dialect)
 }
 
 /// `fen` with its castling field, when it has one, replaced by `-`.
@@ -727,15 +725,23 @@ fn fen_board_has_star(fen: &str) -> bool {
 
 /// Fairy-Stockfish's `doubleStepRegionWhite` / `doubleStepRegionBlack`: where a man may make
 /// his initial (`i`) moves, by default ranks 2 and 7; none at all with `doubleStep = false`.
-/// Read in Fairy-Stockfish's dialect, and in Chimera's where a region is given; `None`
-/// otherwise (a man on his start square makes them).
+/// Read for the men whose moves are read in Fairy-Stockfish's dialect, and for every man
+/// where a region is given; `None` when no man's initial moves go by it (a man on his start
+/// square makes them). Marks the men whose initial moves go by the region.
 fn conclude_initial_region(
     spec: &VariantSpec,
     g: &Geometry,
+    pieces: &mut [PieceDef],
     errs: &mut Vec<VariantError>,
 ) -> Option<[Vec<bool>; 2]> {
     let given = spec.double_step_region_by_color.iter().any(Option::is_some);
-    if spec.dialect != Dialect::FairyStockfish && !given {
+    for p in pieces.iter_mut() {
+        p.initial_by_region = p.has_initial_moves && (given || p.fsf);
+    }
+    // A variant read wholly in Fairy-Stockfish's dialect has the region (its e.p. captures
+    // never promote), a Chimera one only where a man's initial moves go by it.
+    let all_fsf = pieces.iter().all(|p| p.fsf);
+    if !given && !all_fsf && !pieces.iter().any(|p| p.initial_by_region) {
         return None;
     }
     let double_step = or(&spec.double_step, true);

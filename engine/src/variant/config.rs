@@ -68,6 +68,9 @@ pub struct Entry {
     /// The (lower-case) name of the section that wrote this line; for an inherited entry, the
     /// ancestor it comes from.
     pub section: String,
+    /// The dialect of the file that wrote the line: an inherited line keeps the meaning it has
+    /// in its parent.
+    pub dialect: Dialect,
 }
 
 impl Entry {
@@ -78,6 +81,7 @@ impl Entry {
             file: file.to_string(),
             line,
             section: section.to_string(),
+            dialect: Dialect::default(),
         }
     }
 
@@ -106,9 +110,12 @@ pub struct SectionConfig {
     /// Effective entries: inherited ones not overridden (in the parent's order), then the
     /// section's own (in file order). Each key appears once.
     entries: Vec<Entry>,
-    /// The meanings of the keys: those of the file that wrote this section (inherited keys
-    /// are read with the child's meanings, as the child is what is built).
+    /// The dialect of the file that wrote this section: its own lines are read in it, and
+    /// rules that no line decides follow it. Inherited lines keep their writer's dialect
+    /// ([`Entry::dialect`]): a child means what its parent means, plus its own lines.
     pub dialect: Dialect,
+    /// The dialect of the chain's first section (the one with no parent).
+    pub root_dialect: Dialect,
     /// Entries of ancestors that a descendant overrode, each with the section that wrote it:
     /// what an inherited value meant where it was written (a piece letter names the piece its
     /// section gave that letter).
@@ -134,6 +141,16 @@ pub enum Dialect {
     Chimera,
 }
 
+impl Dialect {
+    /// The name the directive gives the dialect.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::FairyStockfish => "fairy-stockfish",
+            Dialect::Chimera => "chimera",
+        }
+    }
+}
+
 /// The directive comment that names a file's dialect.
 pub const DIALECT_DIRECTIVE: &str = "chimera-dialect:";
 
@@ -152,6 +169,19 @@ fn dialect_directive(comment: &str) -> Option<Result<Dialect, String>> {
 }
 
 impl SectionConfig {
+    /// Reads the section's own lines (and, where it has no parent, its defaults) in `dialect`:
+    /// for a section made from something other than a file (an Interactive Diagram line).
+    pub fn set_dialect(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        if self.parent.is_none() {
+            self.root_dialect = dialect;
+        }
+        let name = self.name.clone();
+        for entry in self.entries.iter_mut().filter(|e| e.section == name) {
+            entry.dialect = dialect;
+        }
+    }
+
     /// The entry for `key`; `None` when the key is not set.
     pub fn get(&self, key: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.key == key)
@@ -493,6 +523,10 @@ pub fn parse_config_sections(
         }
     }
 
+    // Every line of this file is read in the file's dialect (the directive may come last).
+    for entry in sections.iter_mut().flat_map(|s| s.entries.iter_mut()) {
+        entry.dialect = dialect;
+    }
     // A section is bad when a line between its header and the next header is bad.
     let syntax_errors: Vec<usize> = errors.iter().map(|e| e.line).collect();
     let resolved = resolve(&sections, &by_name, known, file_name, &mut errors);
@@ -512,6 +546,7 @@ pub fn parse_config_sections(
                 line: raw.line,
                 entries: resolved.entries,
                 dialect,
+                root_dialect: resolved.root_dialect.unwrap_or(dialect),
                 shadowed: resolved.shadowed,
                 lineage: resolved.lineage,
                 root_file: if resolved.root_file.is_empty() {
@@ -535,6 +570,8 @@ struct Resolved {
     lineage: Vec<String>,
     /// The file of the chain's first section; empty while it is this file's.
     root_file: String,
+    /// The dialect of the chain's first section; `None` while it is this file's.
+    root_dialect: Option<Dialect>,
 }
 
 /// The resolution state of one section.
@@ -605,6 +642,7 @@ fn resolve(
                         shadowed: s.shadowed,
                         lineage: s.lineage,
                         root_file: s.root_file,
+                        root_dialect: Some(s.root_dialect),
                     })
                 })
                 .clone();
@@ -668,6 +706,7 @@ fn merge(inherited: &Resolved, section: &RawSection) -> Resolved {
         shadowed,
         lineage,
         root_file: inherited.root_file.clone(),
+        root_dialect: inherited.root_dialect,
     }
 }
 

@@ -4,7 +4,6 @@
 //! some drops may go, and the check counter ([`HandRules`]). The board code that plays them is
 //! `board::hands` (make/unmake, FEN), `movegen::drops` and `movegen::hands` (filters).
 
-use super::config::Dialect;
 use super::resolve::{letter_ids, named, region_table};
 use super::spec::{or, Located, VariantError, VariantSpec};
 use super::tables::PieceMask;
@@ -163,11 +162,10 @@ pub(crate) fn conclude_drops(
             .as_ref()
             .map(|r| region_table(r, g, errs))
     });
-    let pawns = if spec.dialect == Dialect::FairyStockfish {
-        [named(pieces, |p| p.name == "pawn"); 2]
-    } else {
-        promoting
-    };
+    // Each man as the dialect of his moves reads him.
+    let fsf_pawns = named(pieces, |p| p.fsf && p.name == "pawn");
+    let chimera = named(pieces, |p| !p.fsf);
+    let pawns = promoting.map(|m| fsf_pawns | m & chimera);
     DropRules {
         allowed: or(&spec.piece_drops, false),
         types,

@@ -27,6 +27,7 @@ mod resolve;
 pub mod setup;
 pub mod shogi;
 mod spec;
+pub(crate) use spec::other_dialect_parents;
 pub mod tables;
 mod triple_step;
 pub(crate) mod turns;
@@ -64,6 +65,12 @@ pub struct PieceDef {
     pub moves: [PieceMoves; 2],
     /// True when some move is only for a man that has never moved.
     pub has_initial_moves: bool,
+    /// True when the piece's moves are read in Fairy-Stockfish's dialect (the line that wrote
+    /// them is; a predefined piece's own moves follow the variant's file).
+    pub fsf: bool,
+    /// True when his initial moves go by the variant's initial region (Fairy-Stockfish's
+    /// reading, or a region the file gives) rather than by his never having moved.
+    pub initial_by_region: bool,
     /// The types of men this piece may hop over (`hurdleTypes`; all by default).
     pub hurdles: PieceMask,
     /// For a promoted type (`+X`, see [`shogi`]), the type it promoted from.

@@ -170,6 +170,8 @@ pub(crate) fn add_promoted_types(
             royal: model.royal,
             moves: model.moves.clone(),
             has_initial_moves: model.has_initial_moves,
+            fsf: model.fsf,
+            initial_by_region: model.initial_by_region,
             hurdles: model.hurdles,
             promoted_from: Some(PieceId(from as u8)),
         };

@@ -24,6 +24,8 @@ pub(crate) struct Place {
     file: String,
     line: usize,
     key: Option<String>,
+    /// The dialect of the file that wrote it: what the line means.
+    pub dialect: Dialect,
 }
 
 impl Place {
@@ -32,6 +34,7 @@ impl Place {
             file: entry.file.clone(),
             line: entry.line,
             key: Some(entry.key.clone()),
+            dialect: entry.dialect,
         }
     }
 
@@ -74,6 +77,17 @@ pub(crate) struct PieceSpec {
 }
 
 impl PieceSpec {
+    /// The dialect the piece's moves are read in: that of the line that wrote them, or for a
+    /// predefined piece's own moves that of the variant being built (each dialect reads its
+    /// predefined pieces its own way).
+    pub(crate) fn dialect(&self, variant: Dialect) -> Dialect {
+        if self.betza.is_some() {
+            self.at.dialect
+        } else {
+            variant
+        }
+    }
+
     /// The piece's moves: its own, or its predefined ones (the pawn with its double step unless
     /// `doubleStep = false`).
     pub(crate) fn moves(&self, double_step: bool) -> String {
@@ -96,10 +110,13 @@ pub(crate) struct VariantSpec {
     pub name: String,
     /// The section header, for problems that concern no single key.
     pub header: Place,
-    /// The meanings of the keys (the section's file's dialect).
     /// The file of the section's chain's first section ([`SectionConfig::root_file`]).
     pub root_file: String,
+    /// The dialect of the section's own file: rules no line decides follow it (each line is
+    /// read in its own writer's dialect, [`Place::dialect`]).
     pub dialect: Dialect,
+    /// The dialect of the chain's first section.
+    pub root_dialect: Dialect,
     /// Piece assignments in the order written (inherited ones first).
     pub pieces: Vec<PieceSpec>,
 
@@ -692,8 +709,10 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
             file: section.file.clone(),
             line: section.line,
             key: None,
+            dialect: section.dialect,
         },
         dialect: section.dialect,
+        root_dialect: section.root_dialect,
         root_file: section.root_file.clone(),
         ..VariantSpec::default()
     };
@@ -719,7 +738,7 @@ pub(crate) fn read(section: &SectionConfig) -> (VariantSpec, Vec<VariantError>) 
                 Err(reason) => errors.push(at.error(reason)),
             }
         } else if let Some(key) = KEYS.iter().find(|k| k.name == entry.key) {
-            let value = if section.dialect == Dialect::FairyStockfish
+            let value = if entry.dialect == Dialect::FairyStockfish
                 && entry.section != section.name
                 && LETTER_SET_KEYS.contains(&key.name)
             {
@@ -782,6 +801,48 @@ const LETTER_SET_KEYS: &[&str] = &[
     "nMoveRuleTypesWhite",
     "nMoveRuleTypesBlack",
 ];
+
+/// True for a line whose reading differs between the dialects (docs/variant-files.md,
+/// "Dialects"): a piece with moves of its own (lame oblique leaps, initial moves), the check,
+/// pseudo-royal and double-step rules, promotion regions, sets of piece letters, a start
+/// position (castling rights, `*`). A predefined piece named with no moves (`pawn = p`) is
+/// read as each dialect reads that piece, so it is not one.
+fn dialect_sensitive(entry: &Entry) -> bool {
+    const KEYS: &[&str] = &[
+        "checking",
+        "extinctionPseudoRoyal",
+        "dupleCheck",
+        "doubleStep",
+        "doubleStepRegionWhite",
+        "doubleStepRegionBlack",
+        "promotionRegionWhite",
+        "promotionRegionBlack",
+        "startFen",
+    ];
+    KEYS.contains(&entry.key.as_str())
+        || LETTER_SET_KEYS.contains(&entry.key.as_str())
+        || is_piece_key(&entry.key) && entry.value.contains(':')
+}
+
+/// The ancestors of `section` written in another dialect than its own that give an inherited
+/// line a reading that differs between the dialects, nearest first, each with its dialect:
+/// the section keeps their meaning for those lines (what `chimera check` warns of).
+pub fn other_dialect_parents(section: &SectionConfig) -> Vec<(String, Dialect)> {
+    let mut out: Vec<(String, Dialect)> = Vec::new();
+    for name in section.lineage.iter().skip(1) {
+        let lines = || {
+            section
+                .entries()
+                .iter()
+                .chain(&section.shadowed)
+                .filter(|e| e.section == *name && e.dialect != section.dialect)
+        };
+        if let Some(first) = lines().find(|e| dialect_sensitive(e)) {
+            out.push((name.clone(), first.dialect));
+        }
+    }
+    out
+}
 
 /// True for a key that assigns a piece (`knight`, `customPiece3`).
 fn is_piece_key(key: &str) -> bool {
@@ -858,7 +919,7 @@ fn read_piece(spec: &mut VariantSpec, entry: &Entry, at: Place) -> Result<(), St
         (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
         _ => return Err(format!("'{letter_text}' is not a single piece letter")),
     };
-    if spec.dialect == Dialect::FairyStockfish {
+    if at.dialect == Dialect::FairyStockfish {
         // Fairy-Stockfish replaces the piece that had the letter.
         spec.pieces.retain(|p| p.letter != letter);
     } else if let Some(other) = spec.pieces.iter().find(|p| p.letter == letter) {
