@@ -43,6 +43,7 @@ const FILES: &[(&str, &[u8])] = &[
     net_file!("pawnvault-gen1.nnue"),
     net_file!("aliceguard-gen1.nnue"),
     net_file!("crazyhouse-gen1.nnue"),
+    net_file!("seirawan-gen1.nnue"),
 ];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the

@@ -15,7 +15,6 @@ fn who_lends_to_whom() {
         ("janus", "capablanca"),
         ("nocastle", "chess"),
         ("berolina", "chess"),
-        ("seirawan", "capablanca"),
         // Capablanca with drops: crazyhouse's net, its archbishop and chancellor compounds.
         ("capahouse", "crazyhouse"),
     ] {
