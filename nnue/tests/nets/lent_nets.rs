@@ -17,6 +17,9 @@ fn who_lends_to_whom() {
         ("berolina", "chess"),
         // Capablanca with drops: crazyhouse's net, its archbishop and chancellor compounds.
         ("capahouse", "crazyhouse"),
+        // Makruk's men and counting: its net, the Thai family's.
+        ("asean", "makruk"),
+        ("ai-wok", "makruk"),
     ] {
         assert_eq!(source(variant), Source::LentNet(from), "{variant}");
     }
@@ -24,10 +27,10 @@ fn who_lends_to_whom() {
     for variant in [
         "kingofthehill",
         "3check",
-        "atomic",
+        "nocheckatomic",
         "antichess",
         "xiangqi",
-        "makruk",
+        "cambodian",
         "shogi",
         "knightmate",
         "vanguard",

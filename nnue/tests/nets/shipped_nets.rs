@@ -68,6 +68,24 @@ fn without_officers(rank: &str, keep: &dyn Fn(char) -> bool) -> String {
     out
 }
 
+/// True when the board of `fen` is its own picture with the ranks reversed and the colours
+/// swapped (chess's start; not makruk's, whose kings and mets stand on other files).
+fn mirrors_across_the_middle(fen: &str) -> bool {
+    let board = fen.split([' ', '[']).next().unwrap_or("");
+    let swapped: String = board
+        .chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    let mirrored: Vec<&str> = swapped.split('/').rev().collect();
+    mirrored.join("/") == board
+}
+
 #[test]
 fn every_built_in_net_judges_material_and_symmetry() {
     for name in nets::variants() {
@@ -78,9 +96,20 @@ fn every_built_in_net_judges_material_and_symmetry() {
         // Within a move's worth of level: the nets learn the side to move's edge from
         // self-play after random openings (Capablanca's is about 90 cp).
         assert!(start.abs() < 150, "{name}: start {start}");
-        // The start position is the same picture for either side to move.
+        // The start position is the same picture for either side to move where Black's men
+        // mirror White's across the middle rank; where they mirror through the centre instead
+        // (makruk's kings face each other's met), the pictures differ by a file mirror, which
+        // the net has learned to see nearly alike.
         let black_to_move = start_fen.replacen(" w ", " b ", 1);
-        assert_eq!(eval(&net, &v, &black_to_move), start, "{name}");
+        let from_black = eval(&net, &v, &black_to_move);
+        if mirrors_across_the_middle(&start_fen) {
+            assert_eq!(from_black, start, "{name}");
+        } else {
+            assert!(
+                (from_black - start).abs() < 40,
+                "{name}: {start} against {from_black}"
+            );
+        }
         // White to move without its officers, and the same picture with colours swapped:
         // Black to move without them. Kings and pawns (every pawn type) stay, and so do the
         // men in hand (Pawn Vault's dragon and castellan, the same for both sides).
