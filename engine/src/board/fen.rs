@@ -391,7 +391,11 @@ impl Position {
             let c = self.cell(sq);
             let Some(color) = c.color() else { continue };
             let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
-            if last && v.promotion().promotes(c.id(), color) && v.in_promotion_zone(color, sq) {
+            if last
+                && v.promotion().promotes(c.id(), color)
+                && v.in_promotion_zone(color, sq)
+                && !Self::may_be_dropped_on(v, c.id(), color, sq)
+            {
                 return Err(FenError::new(
                     FenField::Board,
                     g.name(sq),
@@ -411,6 +415,21 @@ impl Position {
             ));
         }
         Ok(())
+    }
+
+    /// True when a man of type `id` and colour `color` may be dropped on `sq` by the drop
+    /// rules that do not depend on the position: then he may stand there unpromoted, as
+    /// elgam's soldier does on his last rank (Fairy-Stockfish restricts the drops of its
+    /// predefined pawn alone, and a drop never promotes).
+    fn may_be_dropped_on(v: &Variant, id: PieceId, color: Color, sq: Square) -> bool {
+        let (first_rank, zone) = v.pawn_drops_allowed();
+        let pawn = v.is_drop_pawn(id, color);
+        let first = v.geometry().relative_rank(sq, color) == 0;
+        v.drops()
+            && v.drop_types() & (1 << id.0) != 0
+            && !(pawn && (!zone || first && !first_rank))
+            && v.drop_region(color).is_none_or(|r| r[sq.index()])
+            && !v.shogi().is_dead(id, color, sq.index())
     }
 
     /// The FEN of this position.
