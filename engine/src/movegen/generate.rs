@@ -789,8 +789,8 @@ impl Position {
     }
 
     /// The general attack test for one man: the man `cell` of colour `by` on `from` (whatever
-    /// the board holds there) attacks `sq` by a capture ray, a leg program or the palace
-    /// rules, inside his mobility region. Always inlined, so that its callees are inlined
+    /// the board holds there) attacks `sq` by a capture ray, a leg program, the palace rules
+    /// or, for a type confined to a mobility region, his plain moves, inside his region. Always inlined, so that its callees are inlined
     /// into the hot attack test as if it were their only caller.
     #[inline(always)]
     pub(crate) fn general_attack_reaches(
@@ -800,11 +800,14 @@ impl Position {
         by: Color,
         sq: Square,
     ) -> bool {
-        let palace = self.variant.palace().is_some();
-        (!palace || self.region_allows(cell, by, sq))
+        let v = &self.variant;
+        let palace = v.palace().is_some();
+        let confined = v.attacks()[by.index()].confined & (1 << cell.id().0) != 0;
+        (!v.has_regional_attacks() || self.region_allows(cell, by, sq))
             && (self.capture_ray_reaches(from, cell, by, sq)
                 || self.program_captures(from, cell, by, sq)
-                || palace && self.palace_attacks(from, cell, by, sq))
+                || palace && self.palace_attacks(from, cell, by, sq)
+                || confined && self.plain_attack_reaches(from, cell, by, sq))
     }
 
     /// True when a conditional capture ray of the man `cell` (of colour `by`) on `from` reaches

@@ -679,7 +679,9 @@ impl Position {
     }
 
     /// True when `mv` ends where its man may stand (`mobilityRegion...`) and, for a drop, where
-    /// drops are allowed (`dropRegion...`).
+    /// drops are allowed (`dropRegion...`). A man who promotes on the move is bounded by the
+    /// region of the type he moves as, not of the one he becomes, as in Fairy-Stockfish (chak's
+    /// king leaving his zone promotes onto a square his new type could not step to).
     fn within_regions(&self, mv: Move, us: Color) -> bool {
         let v = &self.variant;
         let id = match mv.kind {
@@ -689,10 +691,9 @@ impl Position {
                 }
                 PieceId(mv.piece)
             }
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => match mv.promotion() {
-                Some(id) => id,
-                None => self.cell(mv.from).id(),
-            },
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => {
+                self.cell(mv.from).id()
+            }
             _ => return true,
         };
         v.mobility_region(id, us).is_none_or(|r| r[mv.to.index()])
