@@ -14,10 +14,12 @@
 //! gating variant (S-Chess) also lists the files whose first-rank men may still gate
 //! (`KQBCDFGkqbcdfg`), and the e.p. field may be two squares, the square passed over followed by
 //! the double step's landing square (`c3d4`, needed for Berolina pawns). The move counters may
-//! be left out. Multi-board variants are written as one wide board (Chimera writes this form:
-//! `rnbqkbnr8/.../RNBQKBNR8` for Alice); on reading, a `|` before a letter also puts the man on
-//! the second board at the same coordinates (Fairy-Stockfish's Alice notation), and a rank may
-//! then be written 8 squares long. In a variant whose turns have parts, the side to move may
+//! be left out. The men in hand are written in Fairy-Stockfish's order (see
+//! [`crate::variant::hands::HandRules::fen_order`]) and read in any. Multi-board variants are
+//! written as one wide board (Chimera writes this form: `rnbqkbnr8/.../RNBQKBNR8` for Alice);
+//! on reading, a `|` before a letter also puts the man on the second board at the same
+//! coordinates (Fairy-Stockfish's Alice notation), and a rank may then be written 8 squares
+//! long. In a variant whose turns have parts, the side to move may
 //! carry the turn phase as a digit (`w1`: White, second part; see `rules::turns`); phase 0 is
 //! written as the bare letter. Where promoted men demote when captured (crazyhouse), such a man
 //! is written with `~` after his letter (`Q~`); in n-check, the checks each side still has to
@@ -480,9 +482,9 @@ impl Position {
         if v.has_hand() {
             out.push('[');
             for color in Color::ALL {
-                for id in 0..v.num_pieces() {
-                    for _ in 0..self.hands[color.index()][id] {
-                        out.push(v.letter(PieceId(id as u8), color));
+                for &id in &v.hands().fen_order {
+                    for _ in 0..self.hands[color.index()][id.index()] {
+                        out.push(v.letter(id, color));
                     }
                 }
             }
