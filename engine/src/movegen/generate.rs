@@ -628,7 +628,12 @@ impl Position {
                 {
                     continue;
                 }
-            } else if rules.path_pseudo_royal && !self.pseudo_royal_castle_path_safe(path) {
+            } else if rules.path_pseudo_royal
+                && !self.walls_judged_per_move()
+                && !self.pseudo_royal_castle_path_safe(path)
+            {
+                // Where each move is judged with its wall, the path is too (the wall may
+                // block an attack on it, the duck leaving may open one).
                 continue;
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);

@@ -395,9 +395,7 @@ impl Position {
             // wall, in atomic duck chess).
             let start = list.len();
             self.generate_pseudo_legal(list);
-            let walled = self.variant.walls().is_some_and(|w| !w.or_move)
-                && self.variant.enclosing().is_none();
-            if walled {
+            if self.walls_judged_per_move() {
                 // The wall may block an attack: each move is judged with its wall.
                 self.keep_legal_walled(list, start);
             } else {
