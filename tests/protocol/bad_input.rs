@@ -575,7 +575,8 @@ fn impossible_positions_are_errors_and_odd_ones_warnings() {
         );
         assert_eq!(d.dialect.state.position.fen(), before);
     }
-    let hawks = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HHHHHHHHHHHHHHHHHHHHHHEhe] w \
+    // Written in Fairy-Stockfish's hand order (E before H), so that the text reads back.
+    let hawks = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHHHHHHHHHHHHHHHHHHHHHHeh] w \
                  KQBCDFGkqbcdfg - 0 1";
     d.feed("setoption name UCI_Variant value seirawan");
     cap.take();

@@ -27,13 +27,49 @@ fn after(variant: &str, fen: &str, moves: &str) -> Position {
     pos
 }
 
-/// Asserts that `pos` is the position of Fairy-Stockfish's `fen` (its hand may list the men
-/// in another order), and that Chimera writes the board as Fairy-Stockfish does.
+/// Asserts that `pos` is the position of Fairy-Stockfish's `fen`, and that Chimera writes the
+/// board and the hand as Fairy-Stockfish does (the men in hand in its order).
 fn assert_is(pos: &Position, fen: &str) {
     let same = Position::from_fen(pos.variant(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(pos.hash(), same.hash(), "{} is not {fen}", pos.fen());
-    let board = |f: &str| f.split('[').next().unwrap_or("").to_string();
-    assert_eq!(board(&pos.fen()), board(fen));
+    let board_and_hand = |f: &str| f.split(' ').next().unwrap_or("").to_string();
+    assert_eq!(board_and_hand(&pos.fen()), board_and_hand(fen));
+}
+
+/// Fairy-Stockfish writes a hand from its last piece type down to its first (king, custom
+/// pieces, ..., gold, ..., queen, rook, bishop, knight, pawn), whatever order the FEN read
+/// had; Chimera writes the same text (pyffish 0.0.90's get_fen of these positions).
+#[test]
+fn hands_are_written_in_fairy_stockfishs_order() {
+    for (variant, read, written) in [
+        (
+            "crazyhouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[PpNnQRBNPqrbnp] w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QRBNNPPqrbnnpp] w KQkq - 0 1",
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[RBGSNLPrbgsnlp] w - - 0 1",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[GNLPSRBgnlpsrb] w - - 0 1",
+        ),
+        (
+            "shouse",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhePQRBNpqrbn] w KQBCDFGkqbcdfg - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHQRBNPehqrbnp] w KQBCDFGkqbcdfg - 0 1",
+        ),
+        (
+            "seirawan",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFGkqbcdfg - 0 1",
+        ),
+        (
+            "minishogi",
+            "rbsgk/4p/5/P4/KGSBR[PGSBRpgsbr] w - - 0 1",
+            "rbsgk/4p/5/P4/KGSBR[GPSRBgpsrb] w - - 0 1",
+        ),
+    ] {
+        assert_eq!(after(variant, read, "").fen(), written, "{variant}");
+    }
 }
 
 #[test]

@@ -55,3 +55,25 @@ fn khans_promotes_each_colour_its_own_way() {
         ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]
     );
 }
+
+/// elgam: Fairy-Stockfish's drop restrictions hold for its predefined pawn alone, so a soldier
+/// may be dropped on his last rank, where a drop leaves him unpromoted; such a FEN is read
+/// (pyffish writes it) and the soldier steps sideways promoting, as pyffish lists. A chess pawn
+/// there is still refused: nothing can put him there.
+#[test]
+fn elgam_soldier_may_stand_on_his_last_rank() {
+    let registry = registry();
+    let v = variant(&registry, "elgam");
+    let mut pos = Position::from_fen(&v, "2S8/5k5/11/s3s6/11/11/11/11/5K5/11[Ss] w - - 0 1")
+        .expect("a soldier dropped on his last rank");
+    let list = pos.legal_moves();
+    let mut from_c10: Vec<String> = list
+        .iter()
+        .map(|m| pos.move_text(*m))
+        .filter(|m| m.starts_with("c10"))
+        .collect();
+    from_c10.sort();
+    assert_eq!(from_c10, ["c10b10+", "c10b10w", "c10d10+", "c10d10w"]);
+    let chess = variant(&registry, "chess");
+    assert!(Position::from_fen(&chess, "4k2P/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+}

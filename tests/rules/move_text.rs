@@ -515,14 +515,14 @@ fn notation_examples() {
     let mut a = s.clone();
     a.make_move(on_king);
     assert!(
-        a.fen().starts_with("r3k2r/8/8/8/8/8/8/R3HRK1[Ehe] b"),
+        a.fen().starts_with("r3k2r/8/8/8/8/8/8/R3HRK1[Eeh] b"),
         "{}",
         a.fen()
     );
     let mut b = s.clone();
     b.make_move(on_rook);
     assert!(
-        b.fen().starts_with("r3k2r/8/8/8/8/8/8/R4RKH[Ehe] b"),
+        b.fen().starts_with("r3k2r/8/8/8/8/8/8/R4RKH[Eeh] b"),
         "{}",
         b.fen()
     );

@@ -14,10 +14,12 @@
 //! gating variant (S-Chess) also lists the files whose first-rank men may still gate
 //! (`KQBCDFGkqbcdfg`), and the e.p. field may be two squares, the square passed over followed by
 //! the double step's landing square (`c3d4`, needed for Berolina pawns). The move counters may
-//! be left out. Multi-board variants are written as one wide board (Chimera writes this form:
-//! `rnbqkbnr8/.../RNBQKBNR8` for Alice); on reading, a `|` before a letter also puts the man on
-//! the second board at the same coordinates (Fairy-Stockfish's Alice notation), and a rank may
-//! then be written 8 squares long. In a variant whose turns have parts, the side to move may
+//! be left out. The men in hand are written in Fairy-Stockfish's order (see
+//! [`crate::variant::hands::HandRules::fen_order`]) and read in any. Multi-board variants are
+//! written as one wide board (Chimera writes this form: `rnbqkbnr8/.../RNBQKBNR8` for Alice);
+//! on reading, a `|` before a letter also puts the man on the second board at the same
+//! coordinates (Fairy-Stockfish's Alice notation), and a rank may then be written 8 squares
+//! long. In a variant whose turns have parts, the side to move may
 //! carry the turn phase as a digit (`w1`: White, second part; see `rules::turns`); phase 0 is
 //! written as the bare letter. Where promoted men demote when captured (crazyhouse), such a man
 //! is written with `~` after his letter (`Q~`); in n-check, the checks each side still has to
@@ -391,7 +393,11 @@ impl Position {
             let c = self.cell(sq);
             let Some(color) = c.color() else { continue };
             let last = g.relative_rank(sq, color) == g.ranks as usize - 1;
-            if last && v.promotion().promotes(c.id(), color) && v.in_promotion_zone(color, sq) {
+            if last
+                && v.promotion().promotes(c.id(), color)
+                && v.in_promotion_zone(color, sq)
+                && !Self::may_be_dropped_on(v, c.id(), color, sq)
+            {
                 return Err(FenError::new(
                     FenField::Board,
                     g.name(sq),
@@ -411,6 +417,21 @@ impl Position {
             ));
         }
         Ok(())
+    }
+
+    /// True when a man of type `id` and colour `color` may be dropped on `sq` by the drop
+    /// rules that do not depend on the position: then he may stand there unpromoted, as
+    /// elgam's soldier does on his last rank (Fairy-Stockfish restricts the drops of its
+    /// predefined pawn alone, and a drop never promotes).
+    fn may_be_dropped_on(v: &Variant, id: PieceId, color: Color, sq: Square) -> bool {
+        let (first_rank, zone) = v.pawn_drops_allowed();
+        let pawn = v.is_drop_pawn(id, color);
+        let first = v.geometry().relative_rank(sq, color) == 0;
+        v.drops()
+            && v.drop_types() & (1 << id.0) != 0
+            && !(pawn && (!zone || first && !first_rank))
+            && v.drop_region(color).is_none_or(|r| r[sq.index()])
+            && !v.shogi().is_dead(id, color, sq.index())
     }
 
     /// The FEN of this position.
@@ -461,9 +482,9 @@ impl Position {
         if v.has_hand() {
             out.push('[');
             for color in Color::ALL {
-                for id in 0..v.num_pieces() {
-                    for _ in 0..self.hands[color.index()][id] {
-                        out.push(v.letter(PieceId(id as u8), color));
+                for &id in &v.hands().fen_order {
+                    for _ in 0..self.hands[color.index()][id.index()] {
+                        out.push(v.letter(id, color));
                     }
                 }
             }

@@ -36,7 +36,9 @@ impl Position {
     /// made seen through as Fairy-Stockfish's move test sees it (it takes the capture square
     /// of an explosion, and an en-passant victim's square, as empty, whatever stands there
     /// after the move): a capturer petrified by his own blast, the duck set down where a man
-    /// was taken en passant.
+    /// was taken en passant, or on the square of a capturer who stood next to his victim (its
+    /// blast clears the men around the capture square as they stood before the move, the
+    /// capturer among them unless he is a pawn).
     #[cold]
     #[inline(never)]
     pub(crate) fn danger_seeing_through(&mut self, us: Color) -> bool {
@@ -61,6 +63,30 @@ impl Position {
         };
         if self.variant.petrify().is_some() && petrified(mv.to) && self.is_wall(mv.to) {
             return Some(mv.to);
+        }
+        if mv.kind == MoveKind::Walled && mv.aux == mv.from && self.is_wall(mv.from) {
+            if let Some(blast) = self.variant.blast() {
+                let g = self.variant.geometry();
+                let (fb, ff, fr) = g.coords(mv.from);
+                let (tb, tf, tr) = g.coords(mv.to);
+                let next_to = fb == tb && ff.abs_diff(tf) <= 1 && fr.abs_diff(tr) <= 1;
+                let them = undo.side.opposite();
+                let mut capturer = None;
+                let mut captured = false;
+                for c in changes {
+                    match *c {
+                        Change::Shifted(from, _, old, _) if from == mv.from => capturer = Some(old),
+                        Change::Took(at, cell, _) if at == mv.to && cell.is_color(them) => {
+                            captured = true
+                        }
+                        _ => {}
+                    }
+                }
+                let spared = capturer.is_some_and(|c| blast.spared & (1 << c.id().0) != 0);
+                if next_to && captured && !spared {
+                    return Some(mv.from);
+                }
+            }
         }
         if mv.kind == MoveKind::WalledEnPassant && mv.from != mv.to {
             let g = self.variant.geometry();

@@ -628,7 +628,12 @@ impl Position {
                 {
                     continue;
                 }
-            } else if rules.path_pseudo_royal && !self.pseudo_royal_castle_path_safe(path) {
+            } else if rules.path_pseudo_royal
+                && !self.walls_judged_per_move()
+                && !self.pseudo_royal_castle_path_safe(path)
+            {
+                // Where each move is judged with its wall, the path is too (the wall may
+                // block an attack on it, the duck leaving may open one).
                 continue;
             }
             let (from, to, aux) = (path.king_from, path.king_to, path.rook_from);
@@ -789,8 +794,8 @@ impl Position {
     }
 
     /// The general attack test for one man: the man `cell` of colour `by` on `from` (whatever
-    /// the board holds there) attacks `sq` by a capture ray, a leg program or the palace
-    /// rules, inside his mobility region. Always inlined, so that its callees are inlined
+    /// the board holds there) attacks `sq` by a capture ray, a leg program, the palace rules
+    /// or, for a type confined to a mobility region, his plain moves, inside his region. Always inlined, so that its callees are inlined
     /// into the hot attack test as if it were their only caller.
     #[inline(always)]
     pub(crate) fn general_attack_reaches(
@@ -800,11 +805,14 @@ impl Position {
         by: Color,
         sq: Square,
     ) -> bool {
-        let palace = self.variant.palace().is_some();
-        (!palace || self.region_allows(cell, by, sq))
+        let v = &self.variant;
+        let palace = v.palace().is_some();
+        let confined = v.attacks()[by.index()].confined & (1 << cell.id().0) != 0;
+        (!v.has_regional_attacks() || self.region_allows(cell, by, sq))
             && (self.capture_ray_reaches(from, cell, by, sq)
                 || self.program_captures(from, cell, by, sq)
-                || palace && self.palace_attacks(from, cell, by, sq))
+                || palace && self.palace_attacks(from, cell, by, sq)
+                || confined && self.plain_attack_reaches(from, cell, by, sq))
     }
 
     /// True when a conditional capture ray of the man `cell` (of colour `by`) on `from` reaches

@@ -395,9 +395,7 @@ impl Position {
             // wall, in atomic duck chess).
             let start = list.len();
             self.generate_pseudo_legal(list);
-            let walled = self.variant.walls().is_some_and(|w| !w.or_move)
-                && self.variant.enclosing().is_none();
-            if walled {
+            if self.walls_judged_per_move() {
                 // The wall may block an attack: each move is judged with its wall.
                 self.keep_legal_walled(list, start);
             } else {
@@ -679,7 +677,9 @@ impl Position {
     }
 
     /// True when `mv` ends where its man may stand (`mobilityRegion...`) and, for a drop, where
-    /// drops are allowed (`dropRegion...`).
+    /// drops are allowed (`dropRegion...`). A man who promotes on the move is bounded by the
+    /// region of the type he moves as, not of the one he becomes, as in Fairy-Stockfish (chak's
+    /// king leaving his zone promotes onto a square his new type could not step to).
     fn within_regions(&self, mv: Move, us: Color) -> bool {
         let v = &self.variant;
         let id = match mv.kind {
@@ -689,10 +689,9 @@ impl Position {
                 }
                 PieceId(mv.piece)
             }
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => match mv.promotion() {
-                Some(id) => id,
-                None => self.cell(mv.from).id(),
-            },
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => {
+                self.cell(mv.from).id()
+            }
             _ => return true,
         };
         v.mobility_region(id, us).is_none_or(|r| r[mv.to.index()])

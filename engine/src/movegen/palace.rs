@@ -124,7 +124,13 @@ impl Position {
 
     /// True when a plain capturing leap or slide of the man `cell` of colour `by` on `from`
     /// reaches `target` (the attack tables' test, for one man).
-    fn plain_attack_reaches(&self, from: Square, cell: Cell, by: Color, target: Square) -> bool {
+    pub(super) fn plain_attack_reaches(
+        &self,
+        from: Square,
+        cell: Cell,
+        by: Color,
+        target: Square,
+    ) -> bool {
         let moves = &self.variant.pieces()[cell.id().index()].moves[by.index()];
         if moves
             .leaps

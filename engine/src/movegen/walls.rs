@@ -43,6 +43,12 @@ impl Position {
         }
     }
 
+    /// True when legal generation judges each move with its wall ([`Self::keep_legal_walled`]):
+    /// every move places a wall and the board game's own rules do not replace legality.
+    pub(crate) fn walls_judged_per_move(&self) -> bool {
+        self.variant.walls().is_some_and(|w| !w.or_move) && self.variant.enclosing().is_none()
+    }
+
     /// Chess-like legality with walls (atomic duck chess): every pseudo-legal move in
     /// `list[start..]` that must place a wall is listed once per square its wall may take
     /// where the move, wall and all, leaves the mover's royal men safe (the new wall may
@@ -65,6 +71,11 @@ impl Position {
             walls.clear();
             self.wall_squares(mv, &mut walls);
             let walled = |w: Square| Move::with(mv.from, mv.to, kind, w, mv.piece);
+            if mv.kind == MoveKind::Castle {
+                // The pseudo-royal king's path, judged as Fairy-Stockfish judges it: the duck
+                // gone from his old square, the new wall standing.
+                walls.retain(|&w| self.castle_path_safe_with_wall(mv, w));
+            }
             let Some(&first) = walls.first() else {
                 continue;
             };
@@ -79,6 +90,51 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// True when the castling `mv` leaves a pseudo-royal king's path unattacked once its wall
+    /// stands on `wall` and, under the duck rule, the duck has left his old square.
+    fn castle_path_safe_with_wall(&mut self, mv: Move, wall: Square) -> bool {
+        let pseudo_royal_path = self.variant.castling().is_some_and(|c| c.path_pseudo_royal);
+        let Some(path) = self
+            .castle_paths
+            .iter()
+            .flatten()
+            .find(|p| p.king_from == mv.from && p.rook_from == mv.aux)
+            .cloned()
+        else {
+            return true;
+        };
+        if !pseudo_royal_path {
+            return true;
+        }
+        let duck = self
+            .variant
+            .walls()
+            .is_some_and(|w| w.rule == WallingRule::Duck);
+        let g = self.variant.geometry().clone();
+        let old: Vec<Square> = if duck {
+            g.squares().filter(|&s| self.is_wall(s)).collect()
+        } else {
+            Vec::new()
+        };
+        for &s in &old {
+            self.board[s.index()] = Cell::EMPTY;
+        }
+        // A wall on the king's or the rook's square (both left by the castling) blocks what
+        // the man standing there blocks while the path is tested.
+        let open = self.cell(wall).is_empty();
+        if open {
+            self.board[wall.index()] = Cell::WALL;
+        }
+        let safe = self.pseudo_royal_castle_path_safe(&path);
+        if open {
+            self.board[wall.index()] = Cell::EMPTY;
+        }
+        for &s in &old {
+            self.board[s.index()] = Cell::WALL;
+        }
+        safe
     }
 
     /// `wallOrMove`: a side may place a wall instead of moving, written as Fairy-Stockfish

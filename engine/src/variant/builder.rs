@@ -113,6 +113,9 @@ pub(crate) struct Tables {
     /// True when the legality test sees through the wall a move made (explosions with
     /// petrification or with the duck, as Fairy-Stockfish's test does).
     pub sees_through_walls: bool,
+    /// True when the general attack test bounds a man's attacks by his mobility region (see
+    /// [`Variant::has_regional_attacks`]).
+    pub regional_attacks: bool,
 }
 
 impl Tables {
@@ -122,11 +125,26 @@ impl Tables {
         let black: Vec<_> = r.pieces.iter().map(|p| &p.moves[1]).collect();
         let mut attacks = [AttackTables::build(&white), AttackTables::build(&black)];
         if let Some(palace) = &r.palace {
-            // Their attacks are judged by the palace rules (in the general attack test).
+            // Their attacks are judged by the palace rules (in the general attack test), which
+            // know the mobility regions too.
             for a in attacks.iter_mut() {
                 a.hand_over(palace.attackers, palace.replaced);
             }
+        } else {
+            // Fairy-Stockfish's men attack only inside their mobility regions (chak's promoted
+            // pawn stays on ranks 5-9, so a king may step beside him elsewhere): the plain
+            // tables cannot say where a man may go, the general attack test asks his region.
+            for (c, a) in attacks.iter_mut().enumerate() {
+                let confined = r
+                    .mobility
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| m[c].is_some())
+                    .fold(0 as PieceMask, |m, (i, _)| m | 1 << i);
+                a.confine(confined);
+            }
         }
+        let regional_attacks = r.palace.is_some() || attacks.iter().any(|a| a.confined != 0);
         // Explosions, petrification, pseudo-royal men and immunities make a capture more than
         // a plain leap or slide: no pins walked from the royal man, no exchange evaluation.
         let chesslike = r.chesslike.blast.is_some()
@@ -225,6 +243,7 @@ impl Tables {
                 && !r.hands.must_drop,
             makruk_rules: r.counting.is_some() || r.cambodian,
             sees_through_walls: blast && (r.petrify.is_some() || r.walls.is_some()),
+            regional_attacks,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! `board::hands` (make/unmake, FEN), `movegen::drops` and `movegen::hands` (filters).
 
 use super::resolve::{letter_ids, named, region_table};
-use super::spec::{or, Located, VariantError, VariantSpec};
+use super::spec::{or, predefined_index, Located, VariantError, VariantSpec};
 use super::tables::PieceMask;
 use super::{DropRule, PieceDef, PromotionRules};
 use crate::types::{Geometry, PieceId};
@@ -66,6 +66,11 @@ pub struct HandRules {
     /// Checks are counted: a side that gives its n-th check wins (`checkCounting`); the
     /// counters start from the FEN's `3+3` field.
     pub check_counting: bool,
+    /// The order in which a FEN lists the men in hand: Fairy-Stockfish's, from its last
+    /// piece type down to its first (king, custom pieces, ..., queen, rook, bishop, knight,
+    /// pawn), so that FENs compare equal as text; types of other names (Chimera's dialect
+    /// may name them freely, promoted types are `+name`) after them, in the file's order.
+    pub fen_order: Vec<PieceId>,
 }
 
 impl HandRules {
@@ -133,6 +138,7 @@ pub(crate) fn conclude_hands(
         sittuyin_promotion: or(&spec.sittuyin_promotion, false),
         sittuyin_zone: [Vec::new(), Vec::new()],
         check_counting: or(&spec.check_counting, false),
+        fen_order: fsf_hand_order(pieces),
     };
     if rules.sittuyin_promotion {
         // Sittuyin's pawns promote only by its own promotion move, from the zone.
@@ -143,6 +149,29 @@ pub(crate) fn conclude_hands(
         );
     }
     rules
+}
+
+/// The piece types in the order Fairy-Stockfish writes a hand (see [`HandRules::fen_order`]):
+/// by the rank of each type's name among its piece types, highest first.
+fn fsf_hand_order(pieces: &[PieceDef]) -> Vec<PieceId> {
+    // A name Fairy-Stockfish knows ranks the type, whichever dialect reads his moves.
+    let rank = |p: &PieceDef| -> Option<usize> {
+        // Its piece types run pawn ... centaur (the predefined list's order), then the custom
+        // pieces, then the king.
+        let custom = p
+            .name
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<usize>().ok());
+        match (p.name.as_str(), custom) {
+            ("king", _) => Some(usize::MAX),
+            (_, Some(n)) => Some(1000 + n),
+            (name, None) => predefined_index(name),
+        }
+    };
+    let mut order: Vec<PieceId> = (0..pieces.len()).map(|i| PieceId(i as u8)).collect();
+    // Stable: the types without a rank keep the file's order, after the others.
+    order.sort_by_key(|id| std::cmp::Reverse(rank(&pieces[id.index()])));
+    order
 }
 
 /// The drop rules of `spec`: `types` and `valuable` are the sets `dropPieceTypes` and

@@ -550,6 +550,14 @@ impl Variant {
         self.rules.mobility[id.index()][color.index()].as_deref()
     }
 
+    /// True when the general attack test must bound a man's attacks by his mobility region
+    /// (`mobilityRegion...`, or the palace rules): Fairy-Stockfish's men attack only where
+    /// they may go. Worked out once; the attack test asks it for every man it runs.
+    #[inline(always)]
+    pub fn has_regional_attacks(&self) -> bool {
+        self.tables.regional_attacks
+    }
+
     /// True when some piece type has a mobility region.
     #[inline]
     pub fn has_mobility_regions(&self) -> bool {

@@ -679,6 +679,12 @@ pub(crate) fn predefined_moves(name: &str) -> Option<&'static str> {
     PREDEFINED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 
+/// Where the predefined piece `name` stands in [`PREDEFINED`], which is Fairy-Stockfish's
+/// order of its piece types (pawn first, king last).
+pub(crate) fn predefined_index(name: &str) -> Option<usize> {
+    PREDEFINED.iter().position(|(n, _)| *n == name)
+}
+
 fn is_custom_slot(key: &str) -> bool {
     key.strip_prefix("customPiece")
         .and_then(|n| n.parse::<usize>().ok())

@@ -285,6 +285,9 @@ pub struct AttackTables {
     /// Types whose captures are not plain leaps or slides (the attack test generates their
     /// captures forwards instead).
     pub general: PieceMask,
+    /// Types whose plain leaps and slides were taken out of the plain tables because the man
+    /// attacks only inside his mobility region: the general attack test runs them, bounded.
+    pub confined: PieceMask,
 }
 
 impl AttackTables {
@@ -334,6 +337,15 @@ impl AttackTables {
             }
         }
         t
+    }
+
+    /// Leaves all the attacks of the types in `confined` to the general attack test, which
+    /// bounds them by their mobility regions.
+    pub fn confine(&mut self, confined: PieceMask) {
+        if confined != 0 {
+            self.hand_over(confined, confined);
+            self.confined |= confined;
+        }
     }
 
     /// Leaves the attacks of the types in `general` to the general attack test as well, and
