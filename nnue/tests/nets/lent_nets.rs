@@ -29,7 +29,7 @@ fn who_lends_to_whom() {
         "3check",
         "nocheckatomic",
         "antichess",
-        "xiangqi",
+        "janggi",
         "cambodian",
         "shogi",
         "knightmate",
