@@ -23,7 +23,7 @@ fn variant(registry: &Registry, name: &str) -> VariantRef {
 #[test]
 fn perft_from_positions_of_our_own() {
     let registry = registry();
-    fsf_epd::check_perft_fixture("sections.epd", 45, |name, fen| {
+    fsf_epd::check_perft_fixture("sections.epd", 46, |name, fen| {
         let v = variant(&registry, name);
         Position::from_fen(&v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
     });

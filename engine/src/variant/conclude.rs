@@ -467,7 +467,10 @@ fn conclude_promotion(
         && spec.variant_template.is_none();
     for (i, own) in spec.promotion_piece_types_by_color.iter().enumerate() {
         let own = ids(own, errs);
-        // The default, "qrbn", keeps only the letters this variant has.
+        // The default, "qrbn", keeps only the letters this variant has, and only where the
+        // letter still means chess's man: Fairy-Stockfish's default is a set of piece types,
+        // and a `customPieceN` that takes a letter over takes that type's place out of it
+        // (dragon-chess's b, n and r, each with the king's step added, are no promotions).
         rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
             if bare {
                 return Vec::new();
@@ -476,6 +479,10 @@ fn conclude_promotion(
                 .chars()
                 .filter_map(|l| letter_ids(pieces, &[l]).ok())
                 .flatten()
+                .filter(|id| {
+                    let piece = &pieces[id.0 as usize];
+                    !(piece.fsf && piece.name.starts_with("customPiece"))
+                })
                 .collect()
         });
     }
