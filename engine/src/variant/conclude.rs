@@ -469,8 +469,20 @@ fn conclude_promotion(
         let own = ids(own, errs);
         // The default, "qrbn", keeps only the letters this variant has, and only where the
         // letter still means chess's man: Fairy-Stockfish's default is a set of piece types,
-        // and a `customPieceN` that takes a letter over takes that type's place out of it
-        // (dragon-chess's b, n and r, each with the king's step added, are no promotions).
+        // and its file reader takes a type out of it when a `customPieceN` line takes the
+        // type's letter over (dragon-chess's b, n and r, each with the king's step added, are
+        // no promotions). Its built-ins name their promotions in code (nightrider's
+        // nightrider is one), as Chimera's own files do, so their lines take nothing out.
+        let taken_over: Vec<char> = spec
+            .pieces
+            .iter()
+            .filter(|p| {
+                p.name.starts_with("customPiece")
+                    && p.at.dialect == Dialect::FairyStockfish
+                    && !p.at.in_builtin_file()
+            })
+            .map(|p| p.letter)
+            .collect();
         rules.choices[i] = own.or_else(|| shared.clone()).unwrap_or_else(|| {
             if bare {
                 return Vec::new();
@@ -479,10 +491,7 @@ fn conclude_promotion(
                 .chars()
                 .filter_map(|l| letter_ids(pieces, &[l]).ok())
                 .flatten()
-                .filter(|id| {
-                    let piece = &pieces[id.0 as usize];
-                    !(piece.fsf && piece.name.starts_with("customPiece"))
-                })
+                .filter(|id| !taken_over.contains(&pieces[id.0 as usize].letter))
                 .collect()
         });
     }

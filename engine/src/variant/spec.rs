@@ -38,6 +38,11 @@ impl Place {
         }
     }
 
+    /// True when the line is in one of Chimera's own built-in files.
+    pub(crate) fn in_builtin_file(&self) -> bool {
+        self.file.starts_with("built-in")
+    }
+
     /// An error located here.
     pub(crate) fn error(&self, message: impl Into<String>) -> VariantError {
         ConfigError {
