@@ -795,8 +795,9 @@ impl Position {
 
     /// The general attack test for one man: the man `cell` of colour `by` on `from` (whatever
     /// the board holds there) attacks `sq` by a capture ray, a leg program, the palace rules
-    /// or, for a type confined to a mobility region, his plain moves, inside his region. Always inlined, so that its callees are inlined
-    /// into the hot attack test as if it were their only caller.
+    /// or, for a type confined to a mobility region, his plain moves, inside his region.
+    /// Always inlined, so that its callees are inlined into the hot attack test as if it were
+    /// their only caller.
     #[inline(always)]
     pub(crate) fn general_attack_reaches(
         &self,

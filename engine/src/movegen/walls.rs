@@ -95,7 +95,9 @@ impl Position {
     /// True when the castling `mv` leaves a pseudo-royal king's path unattacked once its wall
     /// stands on `wall` and, under the duck rule, the duck has left his old square.
     fn castle_path_safe_with_wall(&mut self, mv: Move, wall: Square) -> bool {
-        let pseudo_royal_path = self.variant.castling().is_some_and(|c| c.path_pseudo_royal);
+        if !self.variant.castling().is_some_and(|c| c.path_pseudo_royal) {
+            return true;
+        }
         let Some(path) = self
             .castle_paths
             .iter()
@@ -105,15 +107,12 @@ impl Position {
         else {
             return true;
         };
-        if !pseudo_royal_path {
-            return true;
-        }
         let duck = self
             .variant
             .walls()
             .is_some_and(|w| w.rule == WallingRule::Duck);
-        let g = self.variant.geometry().clone();
         let old: Vec<Square> = if duck {
+            let g = self.variant.geometry();
             g.squares().filter(|&s| self.is_wall(s)).collect()
         } else {
             Vec::new()
