@@ -40,7 +40,7 @@ BRIEF = [
 MORE = [
     "5check", "ai-wok", "almost", "amazon", "asean", "cambodian", "chancellor", "chessgi",
     "chigorin", "codrus", "coregal", "courier", "dobutsu", "euroshogi", "extinction",
-    "gustav3", "hoppelpoppel", "jesonmor", "judkins", "kinglet", "knightmate", "loop",
+    "gustav3", "hoppelpoppel", "jesonmor", "judkins", "karouk", "kinglet", "knightmate", "loop",
     "losalamos", "makruk", "minishogi", "modern", "newzealand", "placement", "pocketknight",
     "racingkings", "shatranj", "shogi", "sittuyin", "suicide", "threekings",
 ]

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use chimera_engine::rules::{GameEnd, Termination};
 use chimera_engine::search::{
     IterationInfo, Limits, Score, SearchReport, SearchResult, TimeBudget,
 };
@@ -336,6 +337,9 @@ impl Xboard {
         let Some(end) = self.state.position.outcome() else {
             return false;
         };
+        if !claims(&self.state.position, &end) {
+            return false;
+        }
         self.out(&end.claim());
         self.over = true;
         true
@@ -983,4 +987,16 @@ fn turns_played(position: &Position, side: Color) -> u32 {
         turns += (pos.side_to_move() == side && after != side) as u32;
     }
     turns
+}
+
+/// Whether the engine claims `end`, an end its rules see in `pos`. Every end but one: a draw by
+/// repetition in the games with a counting rule (makruk, cambodian, asean, sittuyin and their
+/// kin). Chimera scores such a repetition a draw, as Fairy-Stockfish does, but these games'
+/// federation rules end drawn games by the count alone, and referees that follow them (Cute
+/// Chess) judge the claim false and forfeit the claimer. Unclaimed, the game goes on: a GUI
+/// that knows the repetition ends it, one that does not lets the count do it.
+fn claims(pos: &Position, end: &GameEnd) -> bool {
+    !(end.reason == Termination::Repetition
+        && end.winner.is_none()
+        && pos.variant().counting().is_some())
 }
