@@ -1,8 +1,8 @@
 //! The makruk family's rules against Fairy-Stockfish's: the counting rules (how a count starts,
-//! how it shows in the FEN, the draw when it runs out), Ouk Chatrang's first moves and the loss
-//! of the king's leap to a rook's check, Makpong's king in check, Shatar's mates. Every
-//! expected FEN and move list here was produced by Fairy-Stockfish (pyffish 0.0.90:
-//! `get_fen`, `legal_moves`, `is_optional_game_end`).
+//! how it shows in the FEN, the draw when it runs out; sittuyin counts as ASEAN chess), Ouk
+//! Chatrang's first moves and the loss of the king's leap to a rook's check, Makpong's king in
+//! check, Shatar's mates. Every expected FEN and move list here was produced by
+//! Fairy-Stockfish (pyffish 0.0.90: `get_fen`, `legal_moves`, `is_optional_game_end`).
 
 use chimera_engine::registry::builtin;
 use chimera_engine::rules::Termination;
@@ -182,4 +182,32 @@ fn shatar_mates() {
     let mut pos = position("shatar", "7k/5K2/6P1/8/8/8/p7/B7 b - - 0 1");
     let end = pos.outcome().expect("mate");
     assert_eq!((end.winner, end.reason), (None, Termination::Checkmate));
+}
+
+#[test]
+fn sittuyin_counts_as_asean_chess() {
+    // Sittuyin ends drawn endings by ASEAN chess's count, as Fairy-Stockfish does: a bare
+    // king against a rook starts a count of 16 moves at once.
+    let fen = "8/8/8/3k4/8/8/8/R3K3[] w - - 0 1";
+    assert_eq!(
+        fen_after("sittuyin", fen, &["a1d1"]),
+        "8/8/8/3k4/8/8/8/3RK3[] b - 32 0 1"
+    );
+    // A random game of pyffish's from there: the rook is lost on the way, the count runs on,
+    // and the 34th ply ends the game (pyffish: is_optional_game_end false after 33, true
+    // after 34).
+    let line = "a1d1 d5e5 e1f2 e5f6 d1d3 f6f5 f2f1 f5g6 f1g1 g6g7 d3f3 g7h8 g1h1 h8g7 f3f7 g7f7 \
+                h1h2 f7e6 h2g3 e6f6 g3f3 f6f5 f3g2 f5e4 g2f1 e4d3 f1e1 d3c3 e1f1 c3c4 f1e1 c4b4 \
+                e1e2 b4c5";
+    let mut pos = position("sittuyin", fen);
+    let moves: Vec<&str> = line.split_whitespace().collect();
+    for m in &moves[..33] {
+        pos.try_play(m).expect("legal");
+    }
+    assert_eq!(pos.fen(), "8/8/8/8/1k6/8/4K3/8[] b - 32 32 17");
+    assert_eq!(pos.outcome(), None);
+    pos.try_play(moves[33]).expect("legal");
+    assert_eq!(pos.fen(), "8/8/8/2k5/8/8/4K3/8[] w - 32 33 18");
+    let end = pos.outcome().expect("the count ran out");
+    assert_eq!((end.winner, end.reason), (None, Termination::Counting));
 }
