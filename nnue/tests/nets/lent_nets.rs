@@ -20,6 +20,9 @@ fn who_lends_to_whom() {
         // Makruk's men and counting: its net, the Thai family's.
         ("asean", "makruk"),
         ("ai-wok", "makruk"),
+        // Janggi's men under other rules of the game (repetition, points, bikjang).
+        ("janggimodern", "janggi"),
+        ("janggicasual", "janggi"),
     ] {
         assert_eq!(source(variant), Source::LentNet(from), "{variant}");
     }
@@ -29,7 +32,7 @@ fn who_lends_to_whom() {
         "3check",
         "nocheckatomic",
         "antichess",
-        "janggi",
+        "minixiangqi",
         "cambodian",
         "shogi",
         "knightmate",
