@@ -54,6 +54,11 @@ SLIP = re.compile(
     re.I,
 )
 TIME_LOSS = re.compile(r"on time|timeout|timed out", re.I)
+# Ends that a client's own rules decide, whose words look like a slip's: cutechess's shogi
+# family ends a repetition with the side to move in check as an "Illegal perpetual", a loss
+# for the checker (by its rules, not Fairy-Stockfish's, which need every move of the cycle to
+# be a check). Nobody slipped: the referee ended the game.
+RULE_END = re.compile(r"^Illegal perpetual$", re.I)
 FINISHED = re.compile(r"^Finished game (\d+) \((.*?) vs (.*?)\): (\S+) \{(.*)\}")
 
 
@@ -119,7 +124,7 @@ def run(cmd, log):
 
 
 def summary(client, variant, games, rc, secs, want):
-    slips = [g for g in games if SLIP.search(g[1])]
+    slips = [g for g in games if SLIP.search(g[1]) and not RULE_END.search(g[1])]
     time_losses = [g for g in games if TIME_LOSS.search(g[1])]
     score = {r: sum(1 for g in games if g[0] == r) for r in ("1-0", "0-1", "1/2-1/2")}
     reasons = {}

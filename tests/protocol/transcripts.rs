@@ -1210,7 +1210,7 @@ fn knights_back_and_forth(
 }
 
 #[test]
-fn xboard_claims_a_repetition_except_where_the_count_ends_draws() {
+fn xboard_claims_no_optional_draw_where_the_count_ends_draws() {
     // Chess: the third occurrence is claimed, and no move is made.
     let (mut d, cap) = xboard();
     let lines = knights_back_and_forth("normal", ["g1f3", "f3g1"], ["g8f6", "f6g8"]);
@@ -1224,6 +1224,24 @@ fn xboard_claims_a_repetition_except_where_the_count_ends_draws() {
     let lines = knights_back_and_forth("makruk", ["b1d2", "d2b1"], ["b8d7", "d7b8"]);
     let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
     let mut out = talk(&mut d, &cap, &lines);
+    until(&cap, &mut out, |l| l.starts_with("move "));
+    assert!(!out.iter().any(|l| l.starts_with("1/2-1/2")), "{out:?}");
+    // Nor a count that has run out (Cute Chess's ai-wok counts by the fifty-move rule).
+    let (mut d, cap) = xboard();
+    let mut out = talk(
+        &mut d,
+        &cap,
+        &[
+            "new",
+            "variant makruk",
+            "force",
+            "setboard 4k3/8/8/8/8/3R4/8/3K4 b - 32 31 40",
+            "usermove e8f8",
+            "usermove d3d4",
+            "sd 2",
+            "go",
+        ],
+    );
     until(&cap, &mut out, |l| l.starts_with("move "));
     assert!(!out.iter().any(|l| l.starts_with("1/2-1/2")), "{out:?}");
 }

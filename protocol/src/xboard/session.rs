@@ -989,14 +989,19 @@ fn turns_played(position: &Position, side: Color) -> u32 {
     turns
 }
 
-/// Whether the engine claims `end`, an end its rules see in `pos`. Every end but one: a draw by
-/// repetition in the games with a counting rule (makruk, cambodian, asean, sittuyin and their
-/// kin). Chimera scores such a repetition a draw, as Fairy-Stockfish does, but these games'
-/// federation rules end drawn games by the count alone, and referees that follow them (Cute
-/// Chess) judge the claim false and forfeit the claimer. Unclaimed, the game goes on: a GUI
-/// that knows the repetition ends it, one that does not lets the count do it.
+/// Whether the engine claims `end`, an end its rules see in `pos`. Every end but the optional
+/// draws (repetition, the count, the move rule) of the games with a counting rule (makruk,
+/// cambodian, asean, sittuyin and their kin). There the GUIs keep their own rules of drawn
+/// games: Cute Chess follows the federations' (the count alone, no repetition draw; its ai-wok
+/// has the fifty-move rule instead of the count), judges a claim its rules do not confirm
+/// false and forfeits the claimer, and ends by itself the drawn games its rules know. Chimera
+/// scores these draws as Fairy-Stockfish does; unclaimed, the game goes on until the GUI's
+/// rules end it.
 fn claims(pos: &Position, end: &GameEnd) -> bool {
-    !(end.reason == Termination::Repetition
-        && end.winner.is_none()
-        && pos.variant().counting().is_some())
+    let optional_draw = end.winner.is_none()
+        && matches!(
+            end.reason,
+            Termination::Repetition | Termination::Counting | Termination::MoveRule
+        );
+    !(optional_draw && pos.variant().counting().is_some())
 }
