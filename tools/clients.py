@@ -10,6 +10,7 @@ results, which cutechess-cli checks against its own rules.
 
     tools/clients.py [--games 20] [--tc 1+0.01] [--variants brief|all|V,V..]
                      [--only cutechess|fastchess] [--overhead MS] [--timemargin MS]
+                     [--maxmoves N]
                      [--chimera PATH]
                      [--cutechess PATH] [--fastchess PATH] [--out DIR]
 
@@ -158,6 +159,10 @@ def main():
     ap.add_argument("--timemargin", type=int, default=None,
                     help="the clients' timemargin in ms: how far past its clock a move may "
                     "come before the client calls it a time loss (none when not given)")
+    ap.add_argument("--maxmoves", type=int, default=300,
+                    help="cutechess-cli adjudicates a draw after this many moves a side "
+                    "(0: never). Its asean has no draw but the bare king's count, and "
+                    "two engines that each hold a drawn position would play it forever")
     ap.add_argument("--summarize", action="store_true",
                     help="play nothing: summarise the logs already in --out")
     args = ap.parse_args()
@@ -204,6 +209,8 @@ def main():
                        "-each", f"tc={args.tc}", *options,
                        "-games", "2", "-rounds", str(games // 2), "-repeat",
                        "-concurrency", "1", "-pgnout", pgn, "-srand", str(args.seed)]
+                if args.maxmoves > 0:
+                    cmd += ["-maxmoves", str(args.maxmoves)]
                 if variant in ("standard", "fischerandom"):
                     book = os.path.join(args.out, f"{variant}.epd")
                     if variant == "standard":
