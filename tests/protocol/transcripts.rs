@@ -1188,42 +1188,36 @@ fn xboard_game_to_the_end_claims_the_result() {
     assert_eq!(out, ["pong 4"]);
 }
 
-/// The knights out and back twice: the start position stands for the third time, White to
-/// move.
+/// An XBoard session in `variant` that plays the knights out and back twice, so that the start
+/// position stands for the third time with White to move, and then asks for a move: the
+/// session, its capture and what it wrote so far.
 fn knights_back_and_forth(
     variant: &str,
-    white: [&'static str; 2],
-    black: [&'static str; 2],
-) -> Vec<String> {
-    let mut lines = vec![
-        "new".to_string(),
-        format!("variant {variant}"),
-        "force".to_string(),
-    ];
+    white: [&str; 2],
+    black: [&str; 2],
+) -> (Driver<Xboard>, Capture, Vec<String>) {
+    let (mut d, cap) = xboard();
+    d.feed("new");
+    d.feed(&format!("variant {variant}"));
+    d.feed("force");
     for _ in 0..2 {
         for m in [white[0], black[0], white[1], black[1]] {
-            lines.push(format!("usermove {m}"));
+            d.feed(&format!("usermove {m}"));
         }
     }
-    lines.extend(["sd 2".to_string(), "go".to_string()]);
-    lines
+    let out = talk(&mut d, &cap, &["sd 2", "go"]);
+    (d, cap, out)
 }
 
 #[test]
 fn xboard_claims_no_optional_draw_where_the_count_ends_draws() {
     // Chess: the third occurrence is claimed, and no move is made.
-    let (mut d, cap) = xboard();
-    let lines = knights_back_and_forth("normal", ["g1f3", "f3g1"], ["g8f6", "f6g8"]);
-    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let out = talk(&mut d, &cap, &lines);
+    let (_, _, out) = knights_back_and_forth("normal", ["g1f3", "f3g1"], ["g8f6", "f6g8"]);
     assert!(out.iter().any(|l| l == "1/2-1/2 {repetition}"), "{out:?}");
     assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
     // Makruk: its federation's rules have no repetition draw (Cute Chess refuses the claim),
     // so the engine plays on.
-    let (mut d, cap) = xboard();
-    let lines = knights_back_and_forth("makruk", ["b1d2", "d2b1"], ["b8d7", "d7b8"]);
-    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-    let mut out = talk(&mut d, &cap, &lines);
+    let (_d, cap, mut out) = knights_back_and_forth("makruk", ["b1d2", "d2b1"], ["b8d7", "d7b8"]);
     until(&cap, &mut out, |l| l.starts_with("move "));
     assert!(!out.iter().any(|l| l.starts_with("1/2-1/2")), "{out:?}");
     // Nor a count that has run out (Cute Chess's ai-wok counts by the fifty-move rule).
