@@ -472,3 +472,17 @@ fn static_exchange_evaluation_on_hand_checked_exchanges() {
     let fen = "4k5/10/2n7/4r5/5P4/2A7/10/4K5 w - - 0 1";
     assert_eq!(see_of("capablanca", fen, "c3e5"), Some(200));
 }
+
+#[test]
+fn a_pass_that_ends_the_game_is_searched() {
+    // Janggi: the kings face each other on the f-file with nothing between; passing leaves
+    // them facing, which ends the game by bikjang, won here on points. The pass must be
+    // searched like any other move (it was once skipped as the search's "no move").
+    let (pos, r) = search(
+        "janggi",
+        "2b1aab1r/5k3/r1n1c2cn/p2p2p2/2R5N/2P1P4/P5PP1/1CN2K1C1/9/R1BA1AB2 w - - 9 14",
+        depth(3),
+    );
+    assert_eq!(pos.move_text(r.best.unwrap()), "f3f3");
+    assert_eq!(r.score, Score::Mate(1));
+}

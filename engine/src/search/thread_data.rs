@@ -13,12 +13,14 @@ use crate::types::{Move, MoveKind, Square};
 use crate::variant::VariantRef;
 
 /// A placeholder for "no move": an empty killer or counter-move slot here, and in the
-/// worker's PV table and paths.
+/// worker's PV table and paths. Its kind is `Normal`, not `Pass`: a real pass is a move
+/// like any other (janggi's, a Berserker's), and it must never compare equal to "none" (as
+/// the singular test's excluded move, it would skip every pass).
 pub(crate) const NO_MOVE: Move = Move {
     from: Square::NONE,
     to: Square::NONE,
     aux: Square::NONE,
-    kind: MoveKind::Pass,
+    kind: MoveKind::Normal,
     piece: Move::NO_PIECE,
 };
 

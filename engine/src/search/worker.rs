@@ -785,7 +785,10 @@ impl<'a> Worker<'a> {
     fn may_pass(&self, ply: usize) -> bool {
         self.checking
             && self.pos.variant().turns().is_none()
-            && (ply == 0 || self.path[ply - 1].kind != MoveKind::Pass)
+            && (ply == 0 || {
+                let last = self.path[ply - 1];
+                last != NO_MOVE && last.kind != MoveKind::Pass
+            })
             && self.has_pieces()
     }
 
