@@ -1296,9 +1296,10 @@ impl<'a> Worker<'a> {
                 v = self.child(us, new_depth, (alpha, beta), ply + 1, gives_check, cut);
             } else {
                 let mut r = 0;
-                // Checks are not reduced: most tactics in the test suites start with one.
-                if depth >= 3 && quiet && !gives_check && !root {
+                // A quiet check is reduced a ply less than other quiet moves.
+                if depth >= 3 && quiet && !root {
                     r = LMR[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r -= gives_check as i32;
                     r -= pv_node as i32;
                     r -= is_killer as i32;
                     r += !improving as i32;
