@@ -2,8 +2,8 @@
 //! and scored exactly (one behind a sacrifice), the variant's stalemate and checkmate
 //! values, repetition and move-count draws, perpetual check (a draw, or a loss where it is
 //! illegal), the game-end adjudication of `rules`, determinism of one-thread searches (node
-//! count and move), the bench signature, Lazy SMP returning a legal move, and a settled mate
-//! ending a timed search early.
+//! count and move), the bench signature, Lazy SMP returning a legal move, a settled mate
+//! ending a timed search early, and a pass that ends the game searched like any other move.
 
 use chimera_engine::registry::{builtin, Registry};
 use chimera_engine::rules::Termination;
