@@ -1525,10 +1525,22 @@ impl<'a> Worker<'a> {
             .gating()
             .as_ref()
             .is_some_and(|g| !g.blocks_check);
+        // Quiet evasions searched so far: once one evasion has been found not to be mated,
+        // at most two quiet ones are searched, and none that SEE says loses the mover (in
+        // the drop games a check can be met by a drop on any square between, most of them
+        // lost at once).
+        let mut quiet_evasions = 0;
         for i in 0..moves.len() {
             self.pick(&mut moves, &mut scores, i);
             let mv = moves[i];
             let tactical = mv.promotion().is_some() || self.pos.is_capture(mv);
+            if in_check
+                && !tactical
+                && best > -MATE_BOUND
+                && (quiet_evasions >= 2 || self.see_ge(mv, 0) == Some(false))
+            {
+                continue;
+            }
             // A capture that cannot raise the score to alpha, or that puts a valuable man
             // where it can be taken back, is searched only when it gives check (a checking
             // capture may be a mate).
@@ -1560,6 +1572,11 @@ impl<'a> Worker<'a> {
             if needs_check && !may_check {
                 continue;
             }
+            // A quiet check that SEE says loses the checking man is not worth the search (a
+            // checking drop on a square the enemy holds, most often).
+            if needs_check && !tactical && self.see_ge(mv, 0) == Some(false) {
+                continue;
+            }
             let surely_legal = in_check || self.pos.leaves_royal_safe_unmade(mv);
             self.play(mv, ply);
             // A move that hands over the turn and cannot give check spares the reply its own
@@ -1578,6 +1595,9 @@ impl<'a> Worker<'a> {
                     }
                     gives_check = Some(true);
                 }
+            }
+            if in_check && !tactical {
+                quiet_evasions += 1;
             }
             let v = if self.pos.side_to_move() == us {
                 // A part of a turn that leaves the same side to move.
