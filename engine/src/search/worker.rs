@@ -1525,8 +1525,8 @@ impl<'a> Worker<'a> {
             .gating()
             .as_ref()
             .is_some_and(|g| !g.blocks_check);
-        // Quiet evasions searched so far: once one evasion has been found not to be mated,
-        // at most two quiet ones are searched, and none that SEE says loses the mover (in
+        // Quiet evasions searched so far: once an evasion has been found not to be mated, no
+        // quiet evasion past the second is searched, nor one that SEE says loses the mover (in
         // the drop games a check can be met by a drop on any square between, most of them
         // lost at once).
         let mut quiet_evasions = 0;
