@@ -49,8 +49,15 @@ impl Position {
     #[cold]
     #[inline(never)]
     pub(crate) fn hands_after_move(&mut self, mv: Move, us: Color) {
-        let rules = self.variant.hands().clone();
-        if rules.marks_promoted
+        // The flags are copied rather than the rules (whose lists would be allocated on
+        // every move of a drop game).
+        let rules = self.variant.hands();
+        let (marks_promoted, castling_dropped_piece, check_counting) = (
+            rules.marks_promoted,
+            rules.castling_dropped_piece,
+            rules.check_counting,
+        );
+        if marks_promoted
             && matches!(
                 mv.kind,
                 MoveKind::Normal
@@ -69,10 +76,10 @@ impl Position {
             self.set_mark(mv.from, false);
             self.set_mark(mv.to, mover_marked || marks);
         }
-        if rules.castling_dropped_piece && mv.kind == MoveKind::Drop {
+        if castling_dropped_piece && mv.kind == MoveKind::Drop {
             self.castle_dropped(mv, us);
         }
-        if rules.check_counting && self.in_check() {
+        if check_counting && self.in_check() {
             let left = self.st.checks[us.index()];
             if left > 0 {
                 let z = self.variant.zobrist();

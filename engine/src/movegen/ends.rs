@@ -306,22 +306,23 @@ impl Position {
     }
 
     fn flag_end(&mut self) -> Option<GameValue> {
-        let flag = self.variant.flag()?.clone();
+        let v = self.variant.clone();
+        let flag = v.flag()?;
         let us = self.side;
         let them = us.opposite();
-        if (flag.extra_move || flag.safe) && self.flag_reached(&flag, us) {
+        if (flag.extra_move || flag.safe) && self.flag_reached(flag, us) {
             // We reached it a move ago and it still stands: a win, or a draw when both did and
             // the rules call that even (Black's king following White's in racing kings).
             let even = (flag.extra_move && us == Color::White && flag.is_king[them.index()])
                 || (flag.safe && !flag.extra_move);
-            return Some(if even && self.flag_reached(&flag, them) {
+            return Some(if even && self.flag_reached(flag, them) {
                 GameValue::Draw
             } else {
                 GameValue::Win
             });
         }
         if (!flag.extra_move || flag.safe || flag.is_king[us.index()])
-            && self.flag_reached(&flag, them)
+            && self.flag_reached(flag, them)
         {
             // Black's king may still follow White's into the region with his extra move.
             if flag.extra_move
@@ -329,7 +330,7 @@ impl Position {
                 && us == Color::Black
                 && self.royal_count(us) > 0
                 && !self.in_check()
-                && self.king_can_reach_flag(&flag)
+                && self.king_can_reach_flag(flag)
             {
                 return None;
             }

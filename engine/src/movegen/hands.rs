@@ -12,7 +12,9 @@ use crate::types::{Color, Move, MoveKind, PieceId, Square};
 impl Position {
     /// Strikes off `list[start..]` the moves the family's rules forbid.
     pub(crate) fn apply_hand_filters(&mut self, list: &mut MoveList, start: usize) {
-        let rules = self.variant.hands().clone();
+        // The variant's handle, not its rules, is copied: the rules hold lists.
+        let v = self.variant.clone();
+        let rules = v.hands();
         if !rules.filters() {
             return;
         }
