@@ -500,9 +500,13 @@ impl Position {
         }
         if self.variant.drops() {
             let start = list.len();
-            self.generate_drops(list);
+            // A drop vacates nothing, so in check the guard judges it as it judges an unpinned
+            // man's move: legal only as the block of a single check.
+            if !guard.in_check || guard.checkers.len() == 1 {
+                self.generate_drops(list);
+            }
             if guard.in_check {
-                self.keep_legal(list, start, None);
+                self.keep_legal(list, start, Some(guard));
             }
             if self.variant.hands().sittuyin_promotion {
                 let start = list.len();
