@@ -1240,6 +1240,20 @@ impl<'a> Worker<'a> {
             if losing && !may_check {
                 continue;
             }
+            // A move that may give check is spared the rules above, but not when it throws away
+            // far more than the margin: in the drop games nearly every move can check, and a
+            // man dropped or sent where it is simply taken is rarely worth the search.
+            if may_check
+                && !root
+                && !in_check
+                && best > -MATE_BOUND
+                && depth <= 8
+                && !is_killer
+                && searched > 0
+                && self.see_ge(mv, -200 * depth) == Some(false)
+            {
+                continue;
+            }
             // Put off before the legality test, which the second pass makes anyway.
             let busy_mark = share.then(|| busy::mark(key, move_key(mv)));
             if busy_mark
