@@ -1215,10 +1215,17 @@ impl<'a> Worker<'a> {
             // Late move pruning: at low depth, the last quiet moves almost never matter.
             // Futility: even a good quiet move would not bring this node up to alpha. Neither
             // prunes a check; a move that cannot give check is dropped before it is made.
+            // Futility and the exchange test of quiet moves look at the depth a late move
+            // would be searched to after its reduction, not the node's.
+            let lmr_depth = if quiet {
+                (depth - 1 - LMR[(depth as usize).min(63)][searched.min(63)] as i32).max(0)
+            } else {
+                depth
+            };
             let futile = !root && quiet && !in_check && best > -MATE_BOUND && {
                 let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
                 depth <= 5 && searched as i32 >= lmp_limit
-                    || depth <= 6 && static_eval + 100 + 90 * depth <= alpha
+                    || lmr_depth <= 6 && static_eval + 100 + 90 * lmr_depth <= alpha
             };
             if futile && !may_check {
                 continue;
@@ -1228,14 +1235,15 @@ impl<'a> Worker<'a> {
             let losing = !root
                 && !in_check
                 && best > -MATE_BOUND
-                && depth <= 6
                 && !is_killer
                 && searched > 0
                 && if quiet {
-                    depth <= 5 && self.see_ge(mv, -60 * depth) == Some(false)
+                    lmr_depth <= 5 && self.see_ge(mv, -60 * lmr_depth) == Some(false)
                 } else {
                     // A losing capture's exchange was worked out when it was picked.
-                    losing_exchange(scores.score[i]).is_some_and(|s| s < -100 * depth * depth)
+                    depth <= 6
+                        && losing_exchange(scores.score[i])
+                            .is_some_and(|s| s < -100 * depth * depth)
                 };
             if losing && !may_check {
                 continue;
