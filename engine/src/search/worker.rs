@@ -1232,11 +1232,11 @@ impl<'a> Worker<'a> {
             }
             // Low depth: a quiet move that loses the mover, or a capture that loses much more
             // than the margin, is not worth a search unless it gives check.
-            let losing = !root
-                && !in_check
-                && best > -MATE_BOUND
-                && !is_killer
-                && searched > 0
+            // The exchange tests below spare the root, evasions, a node still looking for a
+            // move that escapes mate, killers and the first move.
+            let exchange_prunable =
+                !root && !in_check && best > -MATE_BOUND && !is_killer && searched > 0;
+            let losing = exchange_prunable
                 && if quiet {
                     lmr_depth <= 5 && self.see_ge(mv, -60 * lmr_depth) == Some(false)
                 } else {
@@ -1252,12 +1252,8 @@ impl<'a> Worker<'a> {
             // far more than the margin: in the drop games nearly every move can check, and a
             // man dropped or sent where it is simply taken is rarely worth the search.
             if may_check
-                && !root
-                && !in_check
-                && best > -MATE_BOUND
+                && exchange_prunable
                 && depth <= 8
-                && !is_killer
-                && searched > 0
                 && self.see_ge(mv, -200 * depth) == Some(false)
             {
                 continue;
