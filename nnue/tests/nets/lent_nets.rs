@@ -23,6 +23,9 @@ fn who_lends_to_whom() {
         // Janggi's men under other rules of the game (repetition, points, bikjang).
         ("janggimodern", "janggi"),
         ("janggicasual", "janggi"),
+        // Shogi's men on smaller boards, and Kyoto shogi's men that turn over: shogi's net.
+        ("minishogi", "shogi"),
+        ("kyotoshogi", "shogi"),
     ] {
         assert_eq!(source(variant), Source::LentNet(from), "{variant}");
     }
@@ -34,7 +37,7 @@ fn who_lends_to_whom() {
         "antichess",
         "minixiangqi",
         "cambodian",
-        "shogi",
+        "checkshogi",
         "knightmate",
         "vanguard",
     ] {
