@@ -81,6 +81,14 @@ struct Lent {
     from: &'static str,
 }
 
+/// How many files, and how many ranks, a variant's board may differ from a net's own for the
+/// net to be lent to it. A net's inputs learn what a square means on its board (the king's
+/// corner, the promotion zone, the distance to the edge); the transfer maps squares by place,
+/// which keeps that meaning on a board a file or two wider (Capablanca's 10x8 net plays S-Chess
+/// on 8x8 far better than the hand-made evaluation) but not on one half the size: shogi's 9x9
+/// net lent to minishogi's 5x5 lost to the hand-made evaluation (docs/results.md, "Lent nets").
+const MAX_LEND_SIZE_GAP: i32 = 2;
+
 /// The nets lent so far, by variant name and input layout (a variant file may reuse a name
 /// for other men): a transfer takes milliseconds, but a GUI may choose the variant often.
 type LentByVariant = HashMap<(String, u64), Option<Lent>>;
@@ -125,6 +133,9 @@ fn lent_net(variant: &Variant) -> Option<Lent> {
             continue;
         }
         let ((f0, r0), (f1, r1)) = (size(&donor), size(variant));
+        if (f0 - f1).abs() > MAX_LEND_SIZE_GAP || (r0 - r1).abs() > MAX_LEND_SIZE_GAP {
+            continue;
+        }
         let score = (t.exact_types(), -((f0 - f1).abs() + (r0 - r1).abs()));
         if best.as_ref().is_some_and(|(s, _)| *s >= score) {
             continue;

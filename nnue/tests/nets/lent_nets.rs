@@ -23,13 +23,11 @@ fn who_lends_to_whom() {
         // Janggi's men under other rules of the game (repetition, points, bikjang).
         ("janggimodern", "janggi"),
         ("janggicasual", "janggi"),
-        // Shogi's men on smaller boards, and Kyoto shogi's men that turn over: shogi's net.
-        ("minishogi", "shogi"),
-        ("kyotoshogi", "shogi"),
     ] {
         assert_eq!(source(variant), Source::LentNet(from), "{variant}");
     }
-    // Other goals, hands, palaces, counting, or men no net knows: the hand-made evaluation.
+    // Other goals, hands, palaces, counting, men no net knows, or a board far from the net's:
+    // the hand-made evaluation.
     for variant in [
         "kingofthehill",
         "3check",
@@ -40,6 +38,9 @@ fn who_lends_to_whom() {
         "checkshogi",
         "knightmate",
         "vanguard",
+        // Men a net knows, on a board far smaller than the net's own (shogi's 9x9, chess's 8x8).
+        "minishogi",
+        "gardner",
     ] {
         assert_eq!(source(variant), Source::Hand, "{variant}");
     }
