@@ -133,10 +133,11 @@ fn lent_net(variant: &Variant) -> Option<Lent> {
             continue;
         }
         let ((f0, r0), (f1, r1)) = (size(&donor), size(variant));
-        if (f0 - f1).abs() > MAX_LEND_SIZE_GAP || (r0 - r1).abs() > MAX_LEND_SIZE_GAP {
+        let (file_gap, rank_gap) = ((f0 - f1).abs(), (r0 - r1).abs());
+        if file_gap > MAX_LEND_SIZE_GAP || rank_gap > MAX_LEND_SIZE_GAP {
             continue;
         }
-        let score = (t.exact_types(), -((f0 - f1).abs() + (r0 - r1).abs()));
+        let score = (t.exact_types(), -(file_gap + rank_gap));
         if best.as_ref().is_some_and(|(s, _)| *s >= score) {
             continue;
         }
