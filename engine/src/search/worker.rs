@@ -1216,12 +1216,10 @@ impl<'a> Worker<'a> {
             // Futility: even a good quiet move would not bring this node up to alpha. Neither
             // prunes a check; a move that cannot give check is dropped before it is made.
             // Futility and the exchange test of quiet moves look at the depth a late move
-            // would be searched to after its reduction, not the node's.
-            let lmr_depth = if quiet {
-                (depth - 1 - LMR[(depth as usize).min(63)][searched.min(63)] as i32).max(0)
-            } else {
-                depth
-            };
+            // would be searched to after its reduction, not the node's (both read it only for
+            // quiet moves). The same table value starts the reduction below.
+            let table_reduction = LMR[(depth as usize).min(63)][searched.min(63)] as i32;
+            let lmr_depth = (depth - 1 - table_reduction).max(0);
             let futile = !root && quiet && !in_check && best > -MATE_BOUND && {
                 let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
                 depth <= 5 && searched as i32 >= lmp_limit
@@ -1316,7 +1314,7 @@ impl<'a> Worker<'a> {
                 let mut r = 0;
                 // A quiet check is reduced a ply less than other quiet moves.
                 if depth >= 3 && quiet && !root {
-                    r = LMR[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r = table_reduction;
                     r -= gives_check as i32;
                     r -= pv_node as i32;
                     r -= is_killer as i32;
