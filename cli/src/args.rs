@@ -52,7 +52,7 @@ commands:
                       (--net NET: that net; --net hand: the hand-made evaluation)
   train --data FILE --out NET [--hidden H] [--epochs E] [--lr LR] [--final-lr LR]
         [--batch B] [--lambda L] [--seed S] [--threads T] [--variant V] [--mirror on]
-        [--init NET0] [--buckets M] [--royal-buckets K] [--score-scale S]
+        [--init NET0] [--buckets M] [--royal-buckets K] [--view V] [--score-scale S]
                       train a net on FILE's positions (--data may be repeated): H hidden
                       (by board size), E epochs (10), Adam with a step falling along a
                       half cosine from LR (0.001) to --final-lr (LR/100), batches of B
@@ -67,6 +67,9 @@ commands:
                       --royal-buckets K (1, 2 or 4; NET0's, else 1) gives the inputs once
                       per region of the side's own king: first rank or not (2), and left
                       or right half (4), each starting as NET0's inputs;
+                      --view turned|mirrored: Black sees the board turned a half-turn or
+                      mirrored top to bottom (NET0's when of the same variant, else turned
+                      where the start is alike only turned: shogi, makruk);
                       a score s counts as the win chance sigmoid(s / S), S 400 (auto:
                       from the data, its median |score| / 0.75; chess's about 410)
   pgn-check FILE [--variants F]

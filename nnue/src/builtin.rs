@@ -121,7 +121,11 @@ fn lent_net(variant: &Variant) -> Option<Lent> {
         let Ok(from) = donor_net.layout_for(donor.name(), &Layout::of(&donor)) else {
             continue;
         };
-        let to = Layout::of(variant).with_material_buckets(from.material_buckets());
+        // The transfer maps squares as each side sees them, so the borrower sees Black's
+        // side the way the donor's net was trained to.
+        let to = Layout::of(variant)
+            .with_material_buckets(from.material_buckets())
+            .with_turned_view(from.turned());
         let t = transfer(
             &FloatNet::from_quant(donor_net),
             &donor,

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use crate::builtin::{self, HAND};
 use crate::datagen::{self, DatagenConfig};
-use crate::features::{Layout, MAX_MATERIAL_BUCKETS};
+use crate::features::{turned_view_fits, Layout, MAX_MATERIAL_BUCKETS};
 use crate::netfile::QuantNet;
 use crate::network::FloatNet;
 use crate::train::{held_out, mean_loss, train, Dataset, TrainConfig};
@@ -189,6 +189,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
             "--init",
             "--buckets",
             "--royal-buckets",
+            "--view",
         ],
     )?;
     let files = opts.all("--data");
@@ -200,6 +201,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
     let defaults = TrainConfig::default();
     let lr = opts.number("--lr", defaults.lr)?;
     // The net to start from, in the layout it was trained with.
+    let mut from_same_variant = false;
     let start = match opts.get("--init") {
         None => None,
         Some(file) => {
@@ -227,6 +229,7 @@ fn train_run(args: &[String]) -> Result<(), String> {
                 );
                 Some((t.net, to))
             } else {
+                from_same_variant = true;
                 let from = q
                     .layout_for(variant.name(), &variant_layout)
                     .map_err(|e| format!("--init {file}: {e}"))?;
@@ -252,10 +255,22 @@ fn train_run(args: &[String]) -> Result<(), String> {
         "--royal-buckets",
         start.as_ref().map_or(1, |(_, from)| from.royal_buckets()),
     )?;
+    // Black's view: as asked, else a starting net's of this variant (a net trained on is
+    // read as it was made), else the one that fits the variant's start.
+    let turned = match opts.get("--view") {
+        Some("turned") => true,
+        Some("mirrored") => false,
+        Some(other) => return Err(format!("bad --view {other} (turned or mirrored)")),
+        None => match &start {
+            Some((_, from)) if from_same_variant => from.turned(),
+            _ => turned_view_fits(&variant),
+        },
+    };
     let layout = variant_layout
         .with_material_buckets(material)
         .with_royal_buckets(royal)
-        .map_err(|e| format!("bad --royal-buckets: {e}"))?;
+        .map_err(|e| format!("bad --royal-buckets: {e}"))?
+        .with_turned_view(turned);
     let start = start.map(|(net, from)| net.rebucketed(&from, &layout));
     let cfg = TrainConfig {
         hidden: match (&start, opts.get("--hidden")) {
@@ -329,13 +344,19 @@ fn train_run(args: &[String]) -> Result<(), String> {
         eprintln!("chimera: train: the data holds more features than a dataset can index; the first {} positions are used", data.len());
     }
     eprintln!(
-        "chimera: train: {} positions of {} read in {:.1} s; {} inputs ({} royal buckets), \
-         hidden {}, {} output buckets, {} epochs, score scale {} (auto {auto_scale})",
+        "chimera: train: {} positions of {} read in {:.1} s; {} inputs ({} royal buckets, \
+         Black's view {}), hidden {}, {} output buckets, {} epochs, score scale {} (auto \
+         {auto_scale})",
         data.len(),
         variant.name(),
         start.elapsed().as_secs_f64(),
         layout.num_features(),
         layout.royal_buckets(),
+        if layout.turned() {
+            "turned"
+        } else {
+            "mirrored"
+        },
         cfg.hidden,
         layout.buckets(),
         cfg.epochs,

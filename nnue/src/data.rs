@@ -43,7 +43,7 @@ pub fn header(variant: &VariantRef) -> String {
     format!(
         "{HEADER} variant={} layout={:016x}",
         variant.name(),
-        Layout::of(variant).hash()
+        Layout::of(variant).data_hash()
     )
 }
 
@@ -79,7 +79,7 @@ fn check_header(line: &str, variant: &VariantRef) -> Result<(), String> {
             layout = u64::from_str_radix(h, 16).ok();
         }
     }
-    let want = Layout::of(variant).hash();
+    let want = Layout::of(variant).data_hash();
     if layout != Some(want) {
         let name = name.unwrap_or("?");
         return Err(if name == variant.name() {

@@ -1,6 +1,7 @@
 //! The network's inputs for any variant: one feature per (colour relative to the perspective,
-//! piece type, square seen from the perspective), the board mirrored top to bottom for Black,
-//! on every board of the variant; then, where men can be in hand, one feature per (relative
+//! piece type, square seen from the perspective), the board mirrored top to bottom for Black
+//! (or, in a net that says so, turned a half-turn: see [`Layout::with_turned_view`]), on every
+//! board of the variant; then, where men can be in hand, one feature per (relative
 //! colour, type, k-th man in hand); then, for reserve men (Pioneer), one per (relative colour,
 //! file waited behind or not yet chosen). Where each player has a board of their own (Alice
 //! Guard), Black also sees the boards in reverse order. A net may have its inputs once per
@@ -54,9 +55,14 @@ pub struct Layout {
     /// see [`ROYAL_BUCKET_CHOICES`]). Like `material`, a property of the net, not in the
     /// hash: data files hold positions, not features, and serve nets with or without them.
     royal: usize,
+    /// Black sees the board turned a half-turn (ranks and files reversed) rather than
+    /// mirrored top to bottom. A property of the net, in its hash (the same weights mean
+    /// other squares for Black), but not of the data: see [`Layout::with_turned_view`].
+    turned: bool,
+    /// The hash of the variant's layout with Black's view mirrored (data files carry it).
     hash: u64,
     /// Per cell of the mailbox, its square's index among the real squares, seen by White and
-    /// by Black (mirrored top to bottom), so that no division is made per feature.
+    /// by Black (mirrored top to bottom, or turned), so that no division is made per feature.
     views: Vec<[u16; 2]>,
 }
 
@@ -69,6 +75,39 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
     h
 }
 
+/// True when `variant`'s start position is the same picture for Black as for White once the
+/// board is seen from Black's side: ranks reversed, files too when `turn_files`, and boards in
+/// reverse order when `reverse_boards`.
+fn start_looks_alike(variant: &Variant, reverse_boards: bool, turn_files: bool) -> bool {
+    let g = variant.geometry();
+    let boards = g.boards as usize;
+    let start = variant.start_board();
+    let mut men = 0;
+    for sq in g.squares() {
+        let Some(p) = start[sq.index()].piece() else {
+            continue;
+        };
+        men += 1;
+        let (board, file, rank) = g.coords(sq);
+        let board = if reverse_boards {
+            boards - 1 - board
+        } else {
+            board
+        };
+        let file = if turn_files {
+            g.files as usize - 1 - file
+        } else {
+            file
+        };
+        let image = g.square(board, file, g.ranks as usize - 1 - rank);
+        match start[image.index()].piece() {
+            Some(q) if q.id == p.id && q.color != p.color => {}
+            _ => return false,
+        }
+    }
+    men > 0
+}
+
 /// True when the variant's boards belong to the players: its start position is the same
 /// picture for Black with the boards taken in reverse order (and ranks mirrored), but not
 /// with them in place. Alice Guard's boards are White's Home board, the shared Guard board
@@ -76,30 +115,19 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 /// or one set of weights would have to mean "my Home board" for White and "the enemy's" for
 /// Black. Alice chess, whose men all start on the first of its two boards, keeps them in place.
 fn sides_have_own_boards(variant: &Variant) -> bool {
-    let g = variant.geometry();
-    let boards = g.boards as usize;
-    if boards < 2 {
-        return false;
-    }
-    let start = variant.start_board();
-    let symmetric = |reverse: bool| {
-        let mut men = 0;
-        for sq in g.squares() {
-            let Some(p) = start[sq.index()].piece() else {
-                continue;
-            };
-            men += 1;
-            let (board, file, rank) = g.coords(sq);
-            let board = if reverse { boards - 1 - board } else { board };
-            let image = g.square(board, file, g.ranks as usize - 1 - rank);
-            match start[image.index()].piece() {
-                Some(q) if q.id == p.id && q.color != p.color => {}
-                _ => return false,
-            }
-        }
-        men > 0
-    };
-    symmetric(true) && !symmetric(false)
+    variant.geometry().boards >= 2
+        && start_looks_alike(variant, true, false)
+        && !start_looks_alike(variant, false, false)
+}
+
+/// True when a new net for `variant` should see Black's side turned a half-turn: its start
+/// is the same picture for both players turned but not mirrored. Shogi's rook stands on each
+/// player's right and makruk's king on each player's left; mirrored, one weight would have to
+/// mean "my rook's own corner" for White and "the other corner" for Black, and the net sees
+/// the start from the two sides as two positions (shogi's first net valued them 60 cp apart).
+pub fn turned_view_fits(variant: &Variant) -> bool {
+    let own_boards = sides_have_own_boards(variant);
+    start_looks_alike(variant, own_boards, true) && !start_looks_alike(variant, own_boards, false)
 }
 
 impl Layout {
@@ -126,6 +154,7 @@ impl Layout {
             material: 1,
             start_men: start_men.max(2),
             royal: 1,
+            turned: false,
             hash: 0,
             views: vec![[0; 2]; g.num_cells()],
         };
@@ -161,11 +190,46 @@ impl Layout {
     }
 
     /// A hash of everything the layout depends on (board sizes, piece letters and moves,
-    /// hands, reserves, buckets): a net or data file made for another layout is refused.
-    /// Variants that differ only in other rules (castling, game ends) share it, and so may
-    /// share data and nets.
+    /// hands, reserves, buckets, Black's view): a net or data file made for another layout is
+    /// refused. Variants that differ only in other rules (castling, game ends) share it, and
+    /// so may share data and nets.
     pub fn hash(&self) -> u64 {
+        if self.turned {
+            fnv(b" black's view turned", self.hash)
+        } else {
+            self.hash
+        }
+    }
+
+    /// The hash a data file carries: the variant's, whatever view a net takes (data files
+    /// hold positions, not features, and serve nets of either view).
+    pub fn data_hash(&self) -> u64 {
         self.hash
+    }
+
+    /// Whether Black sees the board turned a half-turn rather than mirrored top to bottom.
+    pub fn turned(&self) -> bool {
+        self.turned
+    }
+
+    /// The same layout with Black's view turned a half-turn (`true`: ranks and files
+    /// reversed) or mirrored top to bottom (`false`, the layout a variant has first).
+    /// A net records its choice in its hash; [`turned_view_fits`] says which a new net
+    /// should take.
+    pub fn with_turned_view(&self, turned: bool) -> Layout {
+        let mut views = self.views.clone();
+        if turned != self.turned {
+            // Reversing the files of Black's view changes one view into the other.
+            for v in &mut views {
+                let file = v[1] as usize % self.files;
+                v[1] = (v[1] as usize - file + self.files - 1 - file) as u16;
+            }
+        }
+        Layout {
+            turned,
+            views,
+            ..*self
+        }
     }
 
     /// Cells per board.
@@ -499,6 +563,44 @@ mod tests {
         assert!(sides_have_own_boards(&builtin("aliceguard").unwrap()));
         assert!(!sides_have_own_boards(&builtin("alice").unwrap()));
         assert!(!sides_have_own_boards(&builtin("chess").unwrap()));
+    }
+
+    #[test]
+    fn a_turned_view_fits_starts_alike_only_turned() {
+        // Shogi's rook and makruk's king stand on each player's own right and left: the
+        // start is alike for both sides turned, not mirrored.
+        for name in ["shogi", "makruk", "minishogi"] {
+            let v = builtin(name).unwrap();
+            assert!(turned_view_fits(&v), "{name}");
+            let mirrored = Layout::of(&v);
+            let turned = mirrored.with_turned_view(true);
+            assert!(turned.turned() && !mirrored.turned());
+            let (w, b) = start_views(&v, &mirrored);
+            assert_ne!(w, b, "{name}");
+            let (w, b) = start_views(&v, &turned);
+            assert_eq!(w, b, "{name}");
+            // A net's view is in its hash; the data's hash is the variant's either way.
+            assert_ne!(turned.hash(), mirrored.hash());
+            assert_eq!(turned.data_hash(), mirrored.data_hash());
+            assert_eq!(turned.with_turned_view(false), mirrored);
+            // White's view is the same either way.
+            let pos = Position::startpos(&v);
+            let (mut a, mut c) = (Vec::new(), Vec::new());
+            mirrored.features(&pos, Color::White, &mut a);
+            turned.features(&pos, Color::White, &mut c);
+            assert_eq!(a, c, "{name}");
+        }
+        // Starts alike mirrored keep the mirrored view; so do Alice Guard's own boards.
+        for name in [
+            "chess",
+            "xiangqi",
+            "janggi",
+            "crazyhouse",
+            "aliceguard",
+            "capablanca",
+        ] {
+            assert!(!turned_view_fits(&builtin(name).unwrap()), "{name}");
+        }
     }
 
     #[test]

@@ -255,9 +255,9 @@ impl QuantNet {
     }
 
     /// The layout this net reads `layout`'s variant (`name`) with: the variant's inputs
-    /// and parts of a turn, and the net's own material and royal buckets (the royal ones
-    /// read from its input count, a multiple of the variant's); an error when the net was
-    /// made for another layout.
+    /// and parts of a turn, and the net's own view of Black's side (read from its hash),
+    /// material and royal buckets (the royal ones read from its input count, a multiple of
+    /// the variant's); an error when the net was made for another layout.
     pub fn layout_for(&self, name: &str, layout: &Layout) -> Result<Layout, String> {
         let per_bucket = layout.num_features() / layout.royal_buckets();
         let royal = if self.inputs.is_multiple_of(per_bucket) {
@@ -270,6 +270,13 @@ impl QuantNet {
         let layout = layout
             .with_royal_buckets(royal)
             .unwrap_or_else(|_| layout.clone());
+        // The net's hash says which way it sees Black's side.
+        let other_view = layout.with_turned_view(!layout.turned());
+        let layout = if self.layout_hash == other_view.hash() {
+            other_view
+        } else {
+            layout
+        };
         self.check_layout(name, &layout)?;
         Ok(layout.with_material_buckets(self.buckets / layout.parts()))
     }

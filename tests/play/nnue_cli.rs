@@ -61,9 +61,23 @@ fn datagen_then_train_then_load() {
     ]);
     assert!(ok, "{err}");
     assert!(err.contains("epoch 2/2"), "{err}");
+    // Chess's start is alike for both sides mirrored: a new net sees Black's side so.
+    assert!(err.contains("Black's view mirrored"), "{err}");
     let (ok, out, err) = chimera(&["analyze", "--depth", "3", "--net", &net]);
     assert!(ok && out.contains("bestmove"), "{out}{err}");
     assert!(!err.contains("--net"), "{err}");
+    // Trained on as turned, the net records its view, and the engine reads it so.
+    let turned = dir.join("chess-turned.nnue").to_string_lossy().into_owned();
+    let (ok, _, err) = chimera(&[
+        "train", "--data", &data, "--out", &turned, "--epochs", "1", "--init", &net, "--view",
+        "turned",
+    ]);
+    assert!(ok && err.contains("Black's view turned"), "{err}");
+    let (ok, out, err) = chimera(&["analyze", "--depth", "3", "--net", &turned]);
+    assert!(ok && out.contains("bestmove"), "{out}{err}");
+    assert!(!err.contains("--net"), "{err}");
+    let (ok, _, err) = chimera(&["train", "--data", &data, "--out", &turned, "--view", "x"]);
+    assert!(!ok && err.contains("--view"), "{err}");
     // The net is for chess: in another variant the hand-made evaluation plays, with a note.
     let (ok, out, err) = analyze_capablanca(&net);
     assert!(ok && out.contains("bestmove"), "{out}{err}");

@@ -43,18 +43,22 @@ fn random_net(name: &str, layout: &Layout, hidden: usize, seed: u64) -> QuantNet
 
 /// Walks `steps` random steps; returns the move kinds made, by name.
 fn walk(name: &str, seed: u64, steps: usize) -> BTreeMap<String, usize> {
-    walk_with_royal_buckets(name, seed, steps, 1)
+    walk_with_layout(name, seed, steps, 1, false)
 }
 
-/// [`walk`] with a net of `royal` royal buckets.
-fn walk_with_royal_buckets(
+/// [`walk`] with a net of `royal` royal buckets that sees Black's side `turned` or not.
+fn walk_with_layout(
     name: &str,
     seed: u64,
     steps: usize,
     royal: usize,
+    turned: bool,
 ) -> BTreeMap<String, usize> {
     let v = builtin(name).unwrap();
-    let layout = Layout::of(&v).with_royal_buckets(royal).unwrap();
+    let layout = Layout::of(&v)
+        .with_royal_buckets(royal)
+        .unwrap()
+        .with_turned_view(turned);
     let net = Arc::new(random_net(name, &layout, 16, seed));
     let eval = NetEval::new_unscaled(net.clone(), &v).unwrap();
     let mut cache = eval.new_cache();
@@ -170,7 +174,31 @@ fn royal_buckets_are_kept_incrementally_as_from_scratch() {
     ] {
         let steps = if name == "vanguard" { 600 } else { 300 };
         for seed in 1..=3 {
-            walk_with_royal_buckets(name, seed, steps, royal);
+            walk_with_layout(name, seed, steps, royal, false);
+        }
+    }
+}
+
+#[test]
+fn a_turned_net_is_read_turned_and_kept_incrementally() {
+    for (name, royal) in [("shogi", 1), ("makruk", 2), ("crazyhouse", 4)] {
+        for seed in 1..=2 {
+            walk_with_layout(name, seed, 300, royal, true);
+        }
+        // The engine reads the net the way its hash says: at a start alike for both sides
+        // turned, the side to move does not change what the net says.
+        let v = builtin(name).unwrap();
+        let layout = Layout::of(&v)
+            .with_royal_buckets(royal)
+            .unwrap()
+            .with_turned_view(true);
+        let net = Arc::new(random_net(name, &layout, 16, 9));
+        let eval = NetEval::new_unscaled(net, &v).unwrap();
+        let start = Position::startpos(&v);
+        let black_fen = start.fen().replacen(" w ", " b ", 1);
+        let black = Position::from_fen(&v, &black_fen).unwrap();
+        if name != "crazyhouse" {
+            assert_eq!(eval.evaluate(&start), eval.evaluate(&black), "{name}");
         }
     }
 }

@@ -7,6 +7,7 @@ use chimera_engine::search::Evaluator;
 use chimera_engine::Position;
 use chimera_nnue::builtin as nets;
 use chimera_nnue::eval::NetEval;
+use chimera_nnue::features::{turned_view_fits, Layout};
 
 fn chess_net() -> (NetEval, chimera_engine::VariantRef) {
     let net = nets::net_for("chess").expect("chess has a built-in net");
@@ -97,12 +98,15 @@ fn every_built_in_net_judges_material_and_symmetry() {
         // self-play after random openings (Capablanca's is about 90 cp).
         assert!(start.abs() < 150, "{name}: start {start}");
         // The start position is the same picture for either side to move where Black's men
-        // mirror White's across the middle rank; where they mirror through the centre instead
-        // (makruk's kings face each other's met), the pictures differ by a file mirror, which
-        // the net has learned to see nearly alike.
+        // mirror White's across the middle rank, or where they mirror through the centre
+        // (makruk's kings face each other's met, shogi's rooks stand on each player's right)
+        // and the net sees Black's side turned; a net that sees it mirrored there sees two
+        // pictures a file mirror apart, which it must have learned to see nearly alike.
         let black_to_move = start_fen.replacen(" w ", " b ", 1);
         let from_black = eval(&net, &v, &black_to_move);
-        if mirrors_across_the_middle(&start_fen) {
+        let turned = nets::net_for(name).unwrap().layout_hash
+            == Layout::of(&v).with_turned_view(true).hash();
+        if mirrors_across_the_middle(&start_fen) || (turned && turned_view_fits(&v)) {
             assert_eq!(from_black, start, "{name}");
         } else {
             assert!(
