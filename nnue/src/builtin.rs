@@ -47,7 +47,7 @@ const FILES: &[(&str, &[u8])] = &[
     net_file!("atomic-gen1.nnue"),
     net_file!("makruk-gen1.nnue"),
     net_file!("xiangqi-gen2.nnue"),
-    net_file!("janggi-gen1.nnue"),
+    net_file!("janggi-gen2.nnue"),
     net_file!("shogi-gen3.nnue"),
 ];
 
