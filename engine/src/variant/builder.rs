@@ -9,7 +9,7 @@ use super::conclude::{conclude, Rules};
 use super::config::SectionConfig;
 use super::setup::{self, Setup};
 use super::spec;
-use super::tables::{AttackTables, CheckReach, PieceMask, EN_PASSANT};
+use super::tables::{AttackTables, CheckReach, GeneralReach, PieceMask, EN_PASSANT};
 use super::zobrist::Zobrist;
 use super::{PieceDef, Variant, VariantRef};
 use crate::types::{Cell, Color};
@@ -85,6 +85,9 @@ pub(crate) struct Tables {
     pub simple_attacks: bool,
     /// Per colour, the filter of moves that cannot give check, where it applies.
     pub check_reach: Option<[CheckReach; 2]>,
+    /// Per colour, where the men of the general attack test could attack from (one board,
+    /// some general types; see [`Variant::general_reach`]).
+    pub general_reach: Option<[GeneralReach; 2]>,
     /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.
     pub empty_board: Vec<Cell>,
     /// The men of the start position, per mailbox cell (never-moved flags clear).
@@ -165,6 +168,14 @@ impl Tables {
         } else {
             None
         };
+        let general_reach = if g.boards == 1 && attacks.iter().any(|a| a.general != 0) {
+            let palace = r.palace.as_ref();
+            GeneralReach::build(&white, attacks[0].general, palace, g)
+                .zip(GeneralReach::build(&black, attacks[1].general, palace, g))
+                .map(|(w, b)| [w, b])
+        } else {
+            None
+        };
         let ep_attacks = [
             ep_attack_table(&r.pieces, Color::White),
             ep_attack_table(&r.pieces, Color::Black),
@@ -228,6 +239,7 @@ impl Tables {
             ep_two_squares,
             simple_attacks,
             check_reach,
+            general_reach,
             start_board: Vec::new(),
             empty_board,
             zobrist: Zobrist::new(g.num_cells()),

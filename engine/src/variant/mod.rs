@@ -37,7 +37,7 @@ mod zobrist;
 use std::sync::Arc;
 
 use crate::types::{Cell, Color, Geometry, PieceId, Square, MAX_PIECE_TYPES};
-use tables::{AttackTables, CheckReach, PieceMask, PieceMoves};
+use tables::{AttackTables, CheckReach, GeneralReach, PieceMask, PieceMoves};
 use zobrist::Zobrist;
 
 pub use builder::VariantError;
@@ -797,6 +797,13 @@ impl Variant {
     #[inline(always)]
     pub fn check_reach(&self) -> Option<&[CheckReach; 2]> {
         self.tables.check_reach.as_ref()
+    }
+
+    /// Per colour, where the men whose attacks the general attack test runs could attack a
+    /// square from (an over-estimate it filters by); `None` for several boards or no such men.
+    #[inline]
+    pub fn general_reach(&self) -> Option<&[GeneralReach; 2]> {
+        self.tables.general_reach.as_ref()
     }
 
     /// The empty mailbox: [`Cell::OFF`] on the border, [`Cell::EMPTY`] on real squares.

@@ -4,6 +4,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::palace::{DiagonalMove, PalaceRules};
 use crate::types::{Geometry, Square, MAX_BOARD_SIDE, MAX_PIECE_TYPES, PAD};
 
 /// The move may go to an empty square.
@@ -379,14 +380,61 @@ pub struct CheckReach {
     /// through the square to the royal man, [`CheckReach::NO_LINE`] when there is none (a man
     /// leaving the square uncovers nothing), [`CheckReach::SEVERAL_LINES`] when there are more.
     pub line_slide: Vec<u8>,
-    /// Per cell of the padded array: `file * WIDTH + rank` for real squares, so that the
-    /// index of a difference is one subtraction.
-    place: Vec<i32>,
+    differences: Differences,
 }
 
 /// Differences run over -SPAN..=SPAN on each axis.
 const SPAN: i32 = MAX_BOARD_SIDE as i32 - 1;
 const WIDTH: i32 = 2 * SPAN + 1;
+
+/// The indexing shared by the tables kept per (file, rank) difference between two squares of
+/// one board: cell offsets would alias across the padding, file and rank differences do not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Differences {
+    /// Per cell of the padded array: `file * WIDTH + rank` for real squares, so that the
+    /// index of a difference is one subtraction.
+    place: Vec<i32>,
+    stride: i32,
+}
+
+impl Differences {
+    /// The number of differences, the length of a table indexed by them.
+    const LEN: usize = (WIDTH * WIDTH) as usize;
+
+    /// The indexing for one board of `geometry`; `None` on boards too narrow for a step's file
+    /// and rank to be read back from its cell offset.
+    fn new(geometry: &Geometry) -> Option<Differences> {
+        let stride = geometry.stride() as i32;
+        if stride <= 2 * PAD as i32 + 1 {
+            return None;
+        }
+        let mut place = vec![0; geometry.num_cells()];
+        for sq in geometry.squares() {
+            let (_, file, rank) = geometry.coords(sq);
+            place[sq.index()] = file as i32 * WIDTH + rank as i32;
+        }
+        Some(Differences { place, stride })
+    }
+
+    /// The (file, rank) step of a cell offset: a step of at most PAD files either way is
+    /// `rank * stride + file` with |file| < stride / 2, so both parts read back.
+    fn decode(&self, delta: i16) -> (i32, i32) {
+        let (d, stride) = (delta as i32, self.stride);
+        let file = (d + stride / 2).rem_euclid(stride) - stride / 2;
+        (file, (d - file) / stride)
+    }
+
+    /// The table index of a (file, rank) difference, `None` beyond the largest board.
+    fn slot((f, rk): (i32, i32)) -> Option<usize> {
+        (f.abs() <= SPAN && rk.abs() <= SPAN).then(|| ((f + SPAN) * WIDTH + rk + SPAN) as usize)
+    }
+
+    /// The table index of real square `sq` seen from real square `origin`.
+    #[inline(always)]
+    fn index(&self, sq: Square, origin: Square) -> usize {
+        (self.place[sq.index()] - self.place[origin.index()] + SPAN * WIDTH + SPAN) as usize
+    }
+}
 
 impl CheckReach {
     /// The `line_slide` of a square on no rider's line.
@@ -398,29 +446,13 @@ impl CheckReach {
     /// Builds the filter from one colour's attack tables, for a single board; `None` on boards
     /// too narrow for a step's file and rank to be read back from its cell offset.
     pub fn build(t: &AttackTables, geometry: &Geometry) -> Option<CheckReach> {
-        let stride = geometry.stride() as i32;
-        if stride <= 2 * PAD as i32 + 1 {
-            return None;
-        }
-        // A step of at most PAD files either way is `rank * stride + file` with |file| <
-        // stride / 2, so both parts read back.
-        let decode = |delta: i16| {
-            let d = delta as i32;
-            let file = (d + stride / 2).rem_euclid(stride) - stride / 2;
-            (file, (d - file) / stride)
-        };
-        let mut place = vec![0; geometry.num_cells()];
-        for sq in geometry.squares() {
-            let (_, file, rank) = geometry.coords(sq);
-            place[sq.index()] = file as i32 * WIDTH + rank as i32;
-        }
+        let differences = Differences::new(geometry)?;
+        let decode = |delta| differences.decode(delta);
+        let slot = Differences::slot;
         let mut r = CheckReach {
-            attackers: vec![0; (WIDTH * WIDTH) as usize],
-            line_slide: vec![CheckReach::NO_LINE; (WIDTH * WIDTH) as usize],
-            place,
-        };
-        let slot = |(f, rk): (i32, i32)| {
-            (f.abs() <= SPAN && rk.abs() <= SPAN).then(|| ((f + SPAN) * WIDTH + rk + SPAN) as usize)
+            attackers: vec![0; Differences::LEN],
+            line_slide: vec![CheckReach::NO_LINE; Differences::LEN],
+            differences: differences.clone(),
         };
         for la in &t.leaps {
             if let Some(i) = slot(decode(la.delta)) {
@@ -466,6 +498,93 @@ impl CheckReach {
     /// The table index of real square `sq` seen from the royal man's real square `royal`.
     #[inline(always)]
     pub fn index(&self, sq: Square, royal: Square) -> usize {
-        (self.place[sq.index()] - self.place[royal.index()] + SPAN * WIDTH + SPAN) as usize
+        self.differences.index(sq, royal)
+    }
+}
+
+/// Where the men that the general attack test runs could attack a square from: per (file,
+/// rank) difference of the man's square from the target's, the types with some capturing move
+/// of that shape. It over-estimates (screens, routes, regions and palace lines are left to the
+/// test itself), so that a man it leaves out cannot attack: the test skips him for one table
+/// read instead of walking his rays, most men standing nowhere near the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneralReach {
+    /// Per difference: the types that may attack from there.
+    attackers: Vec<PieceMask>,
+    differences: Differences,
+}
+
+impl GeneralReach {
+    /// Builds the filter for the types in `general` of one colour, from their compiled moves
+    /// and the palace rules; `None` on boards too narrow for the difference tables.
+    pub fn build(
+        moves: &[&PieceMoves],
+        general: PieceMask,
+        palace: Option<&PalaceRules>,
+        geometry: &Geometry,
+    ) -> Option<GeneralReach> {
+        let differences = Differences::new(geometry)?;
+        let mut attackers = vec![0; Differences::LEN];
+        // Marks `bit` at the first `max` multiples (0: all that fit) of a difference.
+        let mut add_line = |(f, rk): (i32, i32), max: u8, bit: PieceMask| {
+            let last = if max == 0 { SPAN } else { max as i32 };
+            for k in 1..=last {
+                match Differences::slot((f * k, rk * k)) {
+                    Some(i) => attackers[i] |= bit,
+                    None => break,
+                }
+            }
+        };
+        for (id, m) in moves.iter().enumerate() {
+            let bit = 1 << id;
+            if general & bit == 0 {
+                continue;
+            }
+            // A multi-leg capture may end anywhere: such a type is never skipped.
+            if m.programs.iter().any(LegProgram::can_capture) {
+                for f in -SPAN..=SPAN {
+                    for rk in -SPAN..=SPAN {
+                        add_line((f, rk), 1, bit);
+                    }
+                }
+                continue;
+            }
+            // The man stands at target - step: his differences are the negated steps.
+            let back = |delta: i16| {
+                let (f, rk) = differences.decode(delta);
+                (-f, -rk)
+            };
+            for l in &m.leaps {
+                add_line(back(l.delta), 1, bit);
+            }
+            for s in &m.slides {
+                add_line(back(s.delta), s.max, bit);
+            }
+            for r in &m.rays {
+                add_line(back(r.delta), r.max, bit);
+            }
+            if let Some(p) = palace {
+                if p.diagonal_moves[id] != DiagonalMove::None {
+                    for d in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                        add_line(d, 0, bit);
+                    }
+                }
+                if p.soldiers & bit != 0 {
+                    for d in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        add_line(d, 1, bit);
+                    }
+                }
+            }
+        }
+        Some(GeneralReach {
+            attackers,
+            differences,
+        })
+    }
+
+    /// The types that may attack real square `target` from real square `from`.
+    #[inline(always)]
+    pub fn attackers(&self, from: Square, target: Square) -> PieceMask {
+        self.attackers[self.differences.index(from, target)]
     }
 }
