@@ -43,7 +43,7 @@ const FILES: &[(&str, &[u8])] = &[
     net_file!("pawnvault-gen1.nnue"),
     net_file!("aliceguard-gen1.nnue"),
     net_file!("crazyhouse-gen3.nnue"),
-    net_file!("seirawan-gen1.nnue"),
+    net_file!("seirawan-gen2.nnue"),
     net_file!("atomic-gen1.nnue"),
     net_file!("makruk-gen1.nnue"),
     net_file!("xiangqi-gen2.nnue"),
