@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::conclude::{conclude, Rules};
 use super::config::SectionConfig;
+use super::palace::DiagonalMove;
 use super::setup::{self, Setup};
 use super::spec;
 use super::tables::{AttackTables, CheckReach, GeneralReach, PieceMask, EN_PASSANT};
@@ -169,7 +170,13 @@ impl Tables {
             None
         };
         let general_reach = if g.boards == 1 && attacks.iter().any(|a| a.general != 0) {
-            let palace = r.palace.as_ref();
+            // The palace rules' own moves: along the diagonals, and the soldiers' steps.
+            let palace = r.palace.as_ref().map_or((0, 0), |p| {
+                let diagonal = (p.diagonal_moves.iter().enumerate())
+                    .filter(|(_, m)| **m != DiagonalMove::None)
+                    .fold(0 as PieceMask, |mask, (i, _)| mask | 1 << i);
+                (diagonal, p.soldiers)
+            });
             GeneralReach::build(&white, attacks[0].general, palace, g)
                 .zip(GeneralReach::build(&black, attacks[1].general, palace, g))
                 .map(|(w, b)| [w, b])

@@ -4,7 +4,6 @@
 
 use arrayvec::ArrayVec;
 
-use super::palace::{DiagonalMove, PalaceRules};
 use crate::types::{Geometry, Square, MAX_BOARD_SIDE, MAX_PIECE_TYPES, PAD};
 
 /// The move may go to an empty square.
@@ -516,11 +515,13 @@ pub struct GeneralReach {
 
 impl GeneralReach {
     /// Builds the filter for the types in `general` of one colour, from their compiled moves
-    /// and the palace rules; `None` on boards too narrow for the difference tables.
+    /// and what the palace rules add: `diagonal` the types that move along the palace
+    /// diagonals, `soldiers` those that step forwards and sideways by those rules; `None` on
+    /// boards too narrow for the difference tables.
     pub fn build(
         moves: &[&PieceMoves],
         general: PieceMask,
-        palace: Option<&PalaceRules>,
+        (diagonal, soldiers): (PieceMask, PieceMask),
         geometry: &Geometry,
     ) -> Option<GeneralReach> {
         let differences = Differences::new(geometry)?;
@@ -563,16 +564,14 @@ impl GeneralReach {
             for r in &m.rays {
                 add_line(back(r.delta), r.max, bit);
             }
-            if let Some(p) = palace {
-                if p.diagonal_moves[id] != DiagonalMove::None {
-                    for d in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                        add_line(d, 0, bit);
-                    }
+            if diagonal & bit != 0 {
+                for d in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    add_line(d, 0, bit);
                 }
-                if p.soldiers & bit != 0 {
-                    for d in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                        add_line(d, 1, bit);
-                    }
+            }
+            if soldiers & bit != 0 {
+                for d in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    add_line(d, 1, bit);
                 }
             }
         }
