@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use super::conclude::{conclude, Rules};
 use super::config::SectionConfig;
-use super::palace::DiagonalMove;
 use super::setup::{self, Setup};
 use super::spec;
 use super::tables::{AttackTables, CheckReach, GeneralReach, PieceMask, EN_PASSANT};
@@ -171,12 +170,10 @@ impl Tables {
         };
         let general_reach = if g.boards == 1 && attacks.iter().any(|a| a.general != 0) {
             // The palace rules' own moves: along the diagonals, and the soldiers' steps.
-            let palace = r.palace.as_ref().map_or((0, 0), |p| {
-                let diagonal = (p.diagonal_moves.iter().enumerate())
-                    .filter(|(_, m)| **m != DiagonalMove::None)
-                    .fold(0 as PieceMask, |mask, (i, _)| mask | 1 << i);
-                (diagonal, p.soldiers)
-            });
+            let palace = r
+                .palace
+                .as_ref()
+                .map_or((0, 0), |p| (p.diagonal_movers, p.soldiers));
             GeneralReach::build(&white, attacks[0].general, palace, g)
                 .zip(GeneralReach::build(&black, attacks[1].general, palace, g))
                 .map(|(w, b)| [w, b])

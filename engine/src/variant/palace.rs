@@ -56,6 +56,8 @@ pub struct PalaceRules {
     pub diagonal_moves: Vec<DiagonalMove>,
     /// Kings facing each other must part or pass; facing again after the pass ends the game.
     pub bikjang: bool,
+    /// The types that move along the palace diagonals (none without `diagonalLines`).
+    pub diagonal_movers: PieceMask,
     /// The types whose attacks the attack test must take from these rules (their plain
     /// attack tables are incomplete or too wide).
     pub attackers: PieceMask,
@@ -139,6 +141,7 @@ pub(crate) fn conclude_palace(
         diagonal_lines,
         diagonal_moves,
         bikjang,
+        diagonal_movers,
         attackers: replaced | diagonal_movers,
         replaced,
     })

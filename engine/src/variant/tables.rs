@@ -536,25 +536,22 @@ impl GeneralReach {
                 }
             }
         };
+        // The man stands at target - step: his differences are the negated steps.
+        let back = |delta: i16| {
+            let (f, rk) = differences.decode(delta);
+            (-f, -rk)
+        };
+        // Types with a multi-leg capture, which may end anywhere: never skipped.
+        let mut anywhere = 0;
         for (id, m) in moves.iter().enumerate() {
             let bit = 1 << id;
             if general & bit == 0 {
                 continue;
             }
-            // A multi-leg capture may end anywhere: such a type is never skipped.
             if m.programs.iter().any(LegProgram::can_capture) {
-                for f in -SPAN..=SPAN {
-                    for rk in -SPAN..=SPAN {
-                        add_line((f, rk), 1, bit);
-                    }
-                }
+                anywhere |= bit;
                 continue;
             }
-            // The man stands at target - step: his differences are the negated steps.
-            let back = |delta: i16| {
-                let (f, rk) = differences.decode(delta);
-                (-f, -rk)
-            };
             for l in &m.leaps {
                 add_line(back(l.delta), 1, bit);
             }
@@ -574,6 +571,9 @@ impl GeneralReach {
                     add_line(d, 1, bit);
                 }
             }
+        }
+        for a in attackers.iter_mut() {
+            *a |= anywhere;
         }
         Some(GeneralReach {
             attackers,
