@@ -46,7 +46,7 @@ const FILES: &[(&str, &[u8])] = &[
     net_file!("seirawan-gen2.nnue"),
     net_file!("atomic-gen1.nnue"),
     net_file!("makruk-gen1.nnue"),
-    net_file!("xiangqi-gen2.nnue"),
+    net_file!("xiangqi-gen3.nnue"),
     net_file!("janggi-gen2.nnue"),
     net_file!("shogi-gen4.nnue"),
 ];
