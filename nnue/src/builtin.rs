@@ -48,7 +48,7 @@ const FILES: &[(&str, &[u8])] = &[
     net_file!("makruk-gen1.nnue"),
     net_file!("xiangqi-gen3.nnue"),
     net_file!("janggi-gen2.nnue"),
-    net_file!("shogi-gen4.nnue"),
+    net_file!("shogi-gen5.nnue"),
 ];
 
 /// The built-in nets, read once. A file that does not read is a build defect, caught by the
